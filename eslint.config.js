@@ -1,0 +1,39 @@
+// Lint config: typescript-eslint recommended, plus the folder boundaries from docs/architecture.md.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Folders and the folders they may not import from (dependencies point downward only). */
+const forbidden = {
+  schemas: ['streams', 'processors', 'sinks', 'stack', 'cli'],
+  sinks: ['streams', 'processors', 'stack', 'cli'],
+  processors: ['streams', 'sinks', 'stack', 'cli'],
+  streams: ['stack', 'cli'],
+  stack: ['streams', 'processors', 'sinks', 'schemas', 'cli'],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', '.stack/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  ...Object.entries(forbidden).map(([folder, banned]) => ({
+    files: [`${folder}/**/*.ts`],
+    ignores: [`${folder}/**/*.test.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: banned.map((b) => ({
+            group: [`../${b}/*`, `../../${b}/*`, `../../../${b}/*`],
+            message: `${folder}/ must not depend on ${b}/ (see docs/architecture.md)`,
+          })),
+        },
+      ],
+    },
+  })),
+);

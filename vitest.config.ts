@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: `unit` (co-located *.test.ts, pure logic, in-memory fakes only) and
+// `integration` (test/**, real Kafka + registry + Cassandra brought up by globalSetup).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{streams,schemas,processors,sinks,stack,cli}/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/support/globalSetup.ts'],
+          // 2 cores and one shared stack: files run one at a time.
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
+    ],
+  },
+});
