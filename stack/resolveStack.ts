@@ -1,20 +1,53 @@
+import { dockerEngineReachable, startDockerStack } from './dockerStack.ts';
 import { endpointsFromEnv, type StackEndpoints } from './endpoints.ts';
+import { localEndpoints } from './localEndpoints.ts';
+import { stackDown, stackUp, type Log } from './localStack.ts';
+import { loadStackConfig } from './stackConfig.ts';
 
 export interface ResolvedStack {
   readonly endpoints: StackEndpoints;
-  /** Stops whatever this resolution started (a no-op for external clusters). */
+  /** Stops whatever this resolution started; external clusters and pre-running stacks are left alone. */
   readonly release: () => Promise<void>;
 }
 
-// TEMPORARY: env or the default local ports; replaced by the full resolution chain.
-export async function resolveStack(_opts: { log: (line: string) => void }): Promise<ResolvedStack> {
-  const fromEnv = endpointsFromEnv(process.env);
-  const endpoints: StackEndpoints = fromEnv ?? {
-    source: 'local',
-    kafkaBrokers: ['127.0.0.1:19092'],
-    schemaRegistryUrl: 'http://127.0.0.1:18081/apis/ccompat/v7',
-    cassandraContactPoints: ['127.0.0.1:19042'],
-    cassandraLocalDc: 'datacenter1',
+export interface ResolveOptions {
+  readonly log: Log;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Leave servers this call started running after `release` (interactive commands). */
+  readonly keepRunning?: boolean;
+}
+
+/**
+ * Finds a stack in this order: explicit env (KAFKA_BROKERS, SCHEMA_REGISTRY_URL,
+ * CASSANDRA_CONTACT_POINTS, CASSANDRA_LOCAL_DC) → a reachable Docker engine via
+ * testcontainers → the local JVM stack from Maven Central. `EDGESTREAM_STACK=local|docker`
+ * forces one. Never returns without a stack: failure throws with the reason.
+ */
+export async function resolveStack(opts: ResolveOptions): Promise<ResolvedStack> {
+  const env = opts.env ?? process.env;
+  const fromEnv = endpointsFromEnv(env);
+  if (fromEnv) {
+    opts.log(`using the external cluster from the environment (Kafka ${fromEnv.kafkaBrokers.join(',')})`);
+    return { endpoints: fromEnv, release: async () => {} };
+  }
+  const forced = env['EDGESTREAM_STACK'];
+  if (forced !== undefined && forced !== '' && forced !== 'local' && forced !== 'docker') {
+    throw new Error(`EDGESTREAM_STACK: expected "local" or "docker", got "${forced}"`);
+  }
+  if (forced === 'docker' || (forced !== 'local' && (await dockerEngineReachable()))) {
+    const docker = await startDockerStack(opts.log);
+    return { endpoints: docker.endpoints, release: opts.keepRunning ? async () => {} : docker.stop };
+  }
+  const config = loadStackConfig(env);
+  const up = await stackUp(config, opts.log);
+  opts.log(up.started.length
+    ? `local JVM stack up in ${(up.elapsedMs / 1000).toFixed(1)} s (started ${up.started.join(', ')})`
+    : 'local JVM stack already running');
+  const weStartedIt = up.started.length > 0;
+  return {
+    endpoints: localEndpoints(config),
+    release: async () => {
+      if (weStartedIt && !opts.keepRunning && env['EDGESTREAM_KEEP_STACK'] !== '1') await stackDown(config, opts.log);
+    },
   };
-  return { endpoints, release: async () => {} };
 }

@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cassandra from 'cassandra-driver';
+import { findJava } from '../javaRuntime.ts';
+import { ensureClasspath } from '../mavenArtifacts.ts';
+import { STACK_VERSIONS, type StackConfig } from '../stackConfig.ts';
+import type { LaunchPlan, LocalServer, ServerContext } from './localServer.ts';
+
+/** cassandra.yaml for a throwaway single node (5.0 option names). */
+export function cassandraYaml(config: StackConfig, dataDir: string): string {
+  const p = config.ports;
+  return `cluster_name: 'edgestream-local'
+num_tokens: 1
+initial_token: "0"
+partitioner: org.apache.cassandra.dht.Murmur3Partitioner
+endpoint_snitch: SimpleSnitch
+seed_provider:
+  - class_name: org.apache.cassandra.locator.SimpleSeedProvider
+    parameters:
+      - seeds: "127.0.0.1:${p.cassandraStorage}"
+listen_address: 127.0.0.1
+rpc_address: 127.0.0.1
+storage_port: ${p.cassandraStorage}
+native_transport_port: ${p.cassandraCql}
+start_native_transport: true
+data_file_directories:
+  - ${dataDir}/data
+commitlog_directory: ${dataDir}/commitlog
+saved_caches_directory: ${dataDir}/saved_caches
+hints_directory: ${dataDir}/hints
+cdc_raw_directory: ${dataDir}/cdc_raw
+commitlog_sync: periodic
+commitlog_sync_period: 10000ms
+authenticator: AllowAllAuthenticator
+authorizer: AllowAllAuthorizer
+role_manager: CassandraRoleManager
+disk_failure_policy: stop
+commit_failure_policy: stop
+auto_snapshot: false
+concurrent_compactors: 1
+memtable_heap_space: 128MiB
+memtable_offheap_space: 128MiB
+key_cache_size: 16MiB
+file_cache_size: 32MiB
+`;
+}
+
+const LOGBACK = `<configuration>
+  <appender name="STDOUT" class="ch.qos.logback.core.ConsoleAppender">
+    <encoder><pattern>%-5level [%thread] %date{ISO8601} %F:%L - %msg%n</pattern></encoder>
+  </appender>
+  <root level="INFO"><appender-ref ref="STDOUT"/></root>
+</configuration>
+`;
+
+/** JPMS flags from Cassandra 5.0's conf/jvm17-server.options: reflective access fails without them. */
+const JDK17_MODULE_FLAGS = [
+  ...['java.base/jdk.internal.misc', 'java.management.rmi/com.sun.jmx.remote.internal.rmi', 'java.management/com.sun.jmx.remote.security',
+    'java.rmi/sun.rmi.registry', 'java.rmi/sun.rmi.server', 'java.sql/java.sql', 'java.base/java.lang.ref', 'jdk.unsupported/sun.misc',
+    'jdk.attach/sun.tools.attach', 'jdk.compiler/com.sun.tools.javac.file'].flatMap((m) => ['--add-exports', `${m}=ALL-UNNAMED`]),
+  ...['java.base/java.lang.module', 'java.base/jdk.internal.loader', 'java.base/jdk.internal.ref', 'java.base/jdk.internal.reflect',
+    'java.base/jdk.internal.math', 'java.base/jdk.internal.module', 'java.base/jdk.internal.util.jar', 'jdk.management/com.sun.management.internal',
+    'java.base/sun.nio.ch', 'java.base/java.io', 'java.base/java.lang.reflect', 'java.base/java.lang', 'java.base/java.util', 'java.base/java.nio',
+    'jdk.compiler/com.sun.tools.javac'].flatMap((m) => ['--add-opens', `${m}=ALL-UNNAMED`]),
+];
+
+export const cassandraServer: LocalServer = {
+  name: 'cassandra',
+  ports: (c) => [c.ports.cassandraCql, c.ports.cassandraStorage],
+
+  async prepare(ctx: ServerContext): Promise<LaunchPlan> {
+    const java = await findJava('Cassandra 5.0', (m) => m === 11 || m === 17, 'a JDK 11 or 17');
+    const lib = await ensureClasspath(ctx.config.cacheDir, `cassandra-${STACK_VERSIONS.cassandra}`, [
+      { groupId: 'org.apache.cassandra', artifactId: 'cassandra-all', version: STACK_VERSIONS.cassandra },
+    ]);
+    const jamm = fs.readdirSync(lib).find((f) => /^jamm-[\d.]+\.jar$/.test(f));
+    const dataDir = path.join(ctx.dir, 'data');
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(path.join(ctx.dir, 'tmp'), { recursive: true });
+    fs.writeFileSync(path.join(ctx.dir, 'cassandra.yaml'), cassandraYaml(ctx.config, dataDir));
+    fs.writeFileSync(path.join(ctx.dir, 'logback.xml'), LOGBACK);
+    const heap = ctx.config.heapMiB.cassandra;
+    return {
+      bin: java.bin,
+      args: [
+        ctx.marker,
+        '-ea', '-da:net.openhft...', '-XX:+UseThreadPriorities', '-Xss256k', '-XX:+UseTLAB', '-XX:+ResizeTLAB', '-XX:+PerfDisableSharedMem',
+        '-Djava.net.preferIPv4Stack=true', '-Dchronicle.analytics.disable=true',
+        `-Xms${Math.min(512, heap)}m`, `-Xmx${heap}m`, '-XX:+UseG1GC', '-XX:+ParallelRefProcEnabled', '-XX:MaxTenuringThreshold=1',
+        '-Djdk.attach.allowAttachSelf=true',
+        ...JDK17_MODULE_FLAGS,
+        '-Dio.netty.tryReflectionSetAccessible=true', '-Dio.netty.allocator.useCacheForAllThreads=true', '-Dio.netty.allocator.maxOrder=11',
+        ...(jamm ? [`-javaagent:${path.join(lib, jamm)}`] : []),
+        `-Dcassandra.config=file://${path.join(ctx.dir, 'cassandra.yaml')}`,
+        `-Dlogback.configurationFile=${path.join(ctx.dir, 'logback.xml')}`,
+        `-Dcassandra.storagedir=${dataDir}`, `-Dcassandra.logdir=${ctx.dir}`,
+        // Without this Cassandra closes stdout/stderr after setup and the log goes dark.
+        '-Dcassandra-foreground=yes',
+        // Single node, throwaway data: skip the gossip settle wait and the system-table fsyncs.
+        '-Dcassandra.skip_wait_for_gossip_to_settle=0', '-Dcassandra.unsafesystem=true',
+        `-Djna.tmpdir=${path.join(ctx.dir, 'tmp')}`,
+        '-cp', `${lib}/*`, 'org.apache.cassandra.service.CassandraDaemon',
+      ],
+    };
+  },
+
+  async ready(config: StackConfig): Promise<boolean> {
+    const client = new cassandra.Client({
+      contactPoints: [`127.0.0.1:${config.ports.cassandraCql}`],
+      localDataCenter: 'datacenter1',
+      socketOptions: { connectTimeout: 2_000 },
+    });
+    try {
+      const rs = await client.execute('SELECT release_version FROM system.local');
+      return rs.rowLength === 1;
+    } finally {
+      await client.shutdown().catch(() => {});
+    }
+  },
+};

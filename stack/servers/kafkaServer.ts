@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Kafka, logLevel } from 'kafkajs';
+import { findJava } from '../javaRuntime.ts';
+import { ensureClasspath } from '../mavenArtifacts.ts';
+import { StackError } from '../stackError.ts';
+import { STACK_VERSIONS, type StackConfig } from '../stackConfig.ts';
+import type { LaunchPlan, LocalServer, ServerContext } from './localServer.ts';
+
+const execFileAsync = promisify(execFile);
+
+/** server.properties for a single combined broker+controller (KRaft); every replication factor is 1. */
+export function kafkaServerProperties(config: StackConfig, logDir: string): string {
+  const { kafka, kafkaController } = config.ports;
+  return `process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:${kafkaController}
+listeners=PLAINTEXT://127.0.0.1:${kafka},CONTROLLER://127.0.0.1:${kafkaController}
+advertised.listeners=PLAINTEXT://127.0.0.1:${kafka}
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+log.dirs=${logDir}
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+default.replication.factor=1
+min.insync.replicas=1
+num.partitions=1
+# 50 offsets partitions would be created on the first group join: slow on 2 cores.
+offsets.topic.num.partitions=1
+transaction.state.log.num.partitions=1
+# the default adds 3 s to every first group join
+group.initial.rebalance.delay.ms=0
+num.network.threads=2
+num.io.threads=2
+background.threads=2
+num.recovery.threads.per.data.dir=1
+log.cleaner.threads=1
+# the 128 MiB default dedupe buffer is allocated on heap at startup
+log.cleaner.dedupe.buffer.size=8388608
+auto.create.topics.enable=false
+delete.topic.enable=true
+`;
+}
+
+function log4j(level: 'INFO' | 'WARN'): string {
+  return `log4j.rootLogger=${level}, stdout
+log4j.appender.stdout=org.apache.log4j.ConsoleAppender
+log4j.appender.stdout.layout=org.apache.log4j.PatternLayout
+log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.logger.kafka.request.logger=WARN
+log4j.logger.state.change.logger=WARN
+`;
+}
+
+/** A KRaft cluster id: 16 random bytes, base64url; must not start with '-' (it would parse as a flag). */
+function clusterId(): string {
+  for (;;) {
+    const id = crypto.randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
+
+export const kafkaServer: LocalServer = {
+  name: 'kafka',
+  ports: (c) => [c.ports.kafka, c.ports.kafkaController],
+
+  async prepare(ctx: ServerContext): Promise<LaunchPlan> {
+    const java = await findJava('Kafka 3.9', (m) => m >= 17, 'Java 17 or newer');
+    const lib = await ensureClasspath(ctx.config.cacheDir, `kafka-${STACK_VERSIONS.kafka}`, [
+      { groupId: 'org.apache.kafka', artifactId: 'kafka_2.13', version: STACK_VERSIONS.kafka },
+      // reload4j is compileOnly in Kafka's build: without these two the broker logs nothing.
+      { groupId: 'org.slf4j', artifactId: 'slf4j-reload4j', version: '1.7.36' },
+      { groupId: 'ch.qos.reload4j', artifactId: 'reload4j', version: '1.2.25' },
+    ]);
+    const logDir = path.join(ctx.dir, 'data');
+    fs.mkdirSync(logDir, { recursive: true });
+    const props = path.join(ctx.dir, 'server.properties');
+    fs.writeFileSync(props, kafkaServerProperties(ctx.config, logDir));
+    fs.writeFileSync(path.join(ctx.dir, 'log4j.properties'), log4j('INFO'));
+    fs.writeFileSync(path.join(ctx.dir, 'tools-log4j.properties'), log4j('WARN'));
+    // The broker refuses unformatted log dirs; StorageTool has no --override, it reads the file.
+    try {
+      await execFileAsync(java.bin, [
+        '-Xmx256m', `-Dlog4j.configuration=file:${path.join(ctx.dir, 'tools-log4j.properties')}`,
+        '-cp', `${lib}/*`, 'kafka.tools.StorageTool', 'format', '-t', clusterId(), '-c', props,
+      ], { timeout: 120_000 });
+    } catch (e) {
+      const err = e as { stderr?: string; stdout?: string };
+      throw new StackError('START_FAILED', `kafka storage format failed: ${err.stderr ?? ''}${err.stdout ?? ''}`, { cause: e });
+    }
+    const heap = ctx.config.heapMiB.kafka;
+    return {
+      bin: java.bin,
+      args: [
+        ctx.marker,
+        `-Xms${Math.min(256, heap)}m`, `-Xmx${heap}m`,
+        '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:InitiatingHeapOccupancyPercent=35', '-XX:+ExplicitGCInvokesConcurrent',
+        '-Djava.awt.headless=true', `-Dlog4j.configuration=file:${path.join(ctx.dir, 'log4j.properties')}`,
+        '-cp', `${lib}/*`, 'kafka.Kafka', props,
+      ],
+    };
+  },
+
+  async ready(config: StackConfig): Promise<boolean> {
+    const admin = new Kafka({
+      clientId: 'edgestream-stack-probe',
+      brokers: [`127.0.0.1:${config.ports.kafka}`],
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 0 },
+      connectionTimeout: 2_000,
+    }).admin();
+    try {
+      await admin.connect();
+      const cluster = await admin.describeCluster();
+      return cluster.brokers.length > 0;
+    } finally {
+      await admin.disconnect().catch(() => {});
+    }
+  },
+};
