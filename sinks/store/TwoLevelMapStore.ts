@@ -1,0 +1,204 @@
+/**
+ * The storage port: a two-level map, namespace → partition id → sorted map of
+ * key bytes → value bytes (JanusGraph's KeyColumnValueStore, Netflix KV's
+ * namespaces). Everything above it (links, properties, wide-row metadata,
+ * split tables) is a namespace with its own key/value codec.
+ *
+ * Rules shared by every method below:
+ * - **Byte order.** Keys are ordered unsigned lexicographically: byte by byte
+ *   as 0..255, a proper prefix before its extensions (0x7f < 0x80 < 0xff,
+ *   0x01 < 0x0100). The empty key is the smallest key.
+ * - **Write times.** Every write carries a caller-chosen `writeTime`
+ *   (microseconds, a bigint in [0, 2^63 - 1]). State is last-write-wins on
+ *   that clock, never on arrival order: a write never overwrites a newer one.
+ *   At equal write times a deletion wins over a value (Cassandra's rule), and
+ *   between two values the one with the greater bytes wins (compared
+ *   unsigned) as long as both are at most `features.maxInlineValueBytes`;
+ *   ties involving larger (chunked) values are settled by a backend-specific
+ *   but arrival-order-independent rule. Writers that need a given winner use
+ *   distinct write times.
+ * - **Tombstones.** A deletion is itself a timestamped fact: `delete` at T
+ *   hides every value written at <= T, including ones that arrive later.
+ * - **Idempotency.** Repeating any write, in any order, with the same
+ *   arguments leaves the same state, so the runtime may retry freely.
+ * - **Throws.** Every failure is a `StoreError`. `retriable: true` means the
+ *   same call may succeed later and is safe to repeat; `false` means it never
+ *   will (the runtime dead-letters instead of retrying). Arguments are
+ *   validated before anything is sent, so an `invalid_argument` or
+ *   `too_large` throw wrote nothing. A failed write may have been partly
+ *   applied; repeating it converges.
+ * - **Buffers.** Implementations never keep or change the arrays they are
+ *   given and always return arrays the caller owns.
+ */
+
+/** One live cell of a partition. */
+export interface Cell {
+  readonly key: Uint8Array;
+  readonly value: Uint8Array;
+  /** The write time of the put that produced this value (Cassandra `WRITETIME(value)`). */
+  readonly writeTime: bigint;
+}
+
+export type SliceOrder = 'asc' | 'desc';
+
+export interface SliceQuery {
+  /** Inclusive lower bound; absent means from the smallest key. */
+  readonly start?: Uint8Array;
+  /** Exclusive upper bound; absent means to the end. `start >= end` is an empty range. */
+  readonly end?: Uint8Array;
+  /** Most cells to return in this page, an integer in [1, MAX_SLICE_LIMIT]. */
+  readonly limit: number;
+  /** `asc` (default) walks from `start` upwards, `desc` from `end` downwards. */
+  readonly order?: SliceOrder;
+  /** The `pageState` of the previous page of the same query (same id, bounds and order). */
+  readonly pageState?: string;
+}
+
+export interface PrefixScanQuery {
+  readonly limit: number;
+  readonly order?: SliceOrder;
+  readonly pageState?: string;
+}
+
+export interface SlicePage {
+  /** Cells in the requested order, at most `limit` of them. */
+  readonly cells: readonly Cell[];
+  /**
+   * Present exactly when more cells exist in the range after this page. It is
+   * an opaque string that every backend encodes the same way, so a page state
+   * stays valid across retries and backends.
+   */
+  readonly pageState?: string;
+}
+
+export interface KeyValue {
+  readonly key: Uint8Array;
+  readonly value: Uint8Array;
+}
+
+/**
+ * A batch of writes to one partition at one write time (JanusGraph's
+ * KCVMutation). **Deletions apply before additions**: a key both deleted and
+ * added ends up holding the added value, even though a plain delete and put
+ * at the same write time would leave it deleted (see `consolidateMutations`).
+ */
+export interface Mutation {
+  readonly namespace: string;
+  readonly id: string;
+  readonly writeTime: bigint;
+  readonly deletions: readonly Uint8Array[];
+  readonly additions: readonly KeyValue[];
+}
+
+/** What a backend (or one namespace of it) can do; callers branch on this, never on classes. */
+export interface StoreFeatures {
+  /** Slices return keys in unsigned lexicographic order. */
+  readonly orderedKeys: boolean;
+  /** Caller write times decide last-write-wins and are reported back on reads. */
+  readonly writeTimestamps: boolean;
+  /** `mutateMany` groups writes per partition into one round trip. */
+  readonly batchMutation: boolean;
+  /**
+   * `deleteNewest`/`keepNewest` write one range tombstone, so an older put
+   * into the deleted range that arrives later stays hidden.
+   */
+  readonly rangeDeletes: boolean;
+  /** Values above `maxInlineValueBytes` are split into chunks transparently. */
+  readonly chunking: boolean;
+  /** Values up to this size are stored as one cell (and obey the equal-write-time tie rule). */
+  readonly maxInlineValueBytes: number;
+  /** The largest value a put accepts; larger values throw `too_large`. */
+  readonly maxValueBytes: number;
+  /** State survives a process restart. */
+  readonly persistent: boolean;
+}
+
+/** The two-level map bound to one namespace. */
+export interface NamespaceStore {
+  readonly namespace: string;
+  /** The effective features of this namespace (chunking is configured per namespace). */
+  readonly features: StoreFeatures;
+
+  /**
+   * Writes `value` under (id, key) at `writeTime`. It becomes visible only if
+   * no write at a later time (or a deletion at the same time) exists for that
+   * key, whichever arrives first. Idempotent.
+   */
+  put(id: string, key: Uint8Array, value: Uint8Array, writeTime: bigint): Promise<void>;
+
+  /**
+   * Deletes (id, key) at `writeTime`: hides every value written at <= that
+   * time, including ones that arrive later; a value written later survives.
+   * Deleting a missing key still records the tombstone. Idempotent.
+   */
+  delete(id: string, key: Uint8Array, writeTime: bigint): Promise<void>;
+
+  /** The live cell under (id, key), or undefined if there is none. */
+  get(id: string, key: Uint8Array): Promise<Cell | undefined>;
+
+  /**
+   * One page of the live cells of partition `id` with `start <= key < end`,
+   * in `order`. Paging with `pageState` returns every cell of the range
+   * exactly once, in order, if the range is not written meanwhile; cells
+   * written between pages show up iff they sort after the last key returned.
+   */
+  slice(id: string, query: SliceQuery): Promise<SlicePage>;
+
+  /**
+   * `slice` over the keys that start with `prefix`: from `prefix` (inclusive)
+   * to the smallest key greater than every key with that prefix (exclusive),
+   * or to the end when the prefix is empty or all 0xff.
+   */
+  scanPrefix(id: string, prefix: Uint8Array, query: PrefixScanQuery): Promise<SlicePage>;
+
+  /**
+   * Deletes the `n` greatest ("newest") keys of the partition at `writeTime`:
+   * reads them, then deletes every key >= the smallest of them. Keys in that
+   * range that were written at <= `writeTime` but not seen by the read are
+   * deleted too. Returns the number of live cells the read saw (<= n).
+   * Repeating the call deletes the next `n` keys: it is not idempotent in
+   * effect, only safe (no partial state beyond what a crash between the two
+   * steps leaves).
+   */
+  deleteNewest(id: string, n: number, writeTime: bigint): Promise<number>;
+
+  /**
+   * Keeps only the `n` greatest keys: reads them, then deletes every key
+   * smaller than the smallest of them at `writeTime` (`n = 0` deletes the
+   * whole partition at `writeTime`). Nothing is deleted when the partition
+   * holds fewer than `n` live cells. Returns the number of cells kept.
+   * Idempotent once the partition is quiet.
+   */
+  keepNewest(id: string, n: number, writeTime: bigint): Promise<number>;
+}
+
+/** The store: one backend, many namespaces declared up front in its config. */
+export interface TwoLevelMapStore {
+  /** What this backend can do at best; a namespace's own `features` may say less. */
+  readonly features: StoreFeatures;
+  /** The configured namespace names, in config order. */
+  readonly namespaces: readonly string[];
+
+  /**
+   * Creates whatever the configured namespaces need (Cassandra: keyspace and
+   * tables). Idempotent; never alters or drops existing tables.
+   */
+  init(): Promise<void>;
+
+  /** The store bound to one namespace; throws `unknown_namespace` if it is not configured. */
+  namespace(name: string): NamespaceStore;
+
+  /**
+   * Applies many mutations. They are consolidated per (namespace, id) with
+   * `consolidateMutations` (deletions before additions at each write time),
+   * then run concurrently with bounded concurrency. All arguments are
+   * validated first, so an invalid mutation writes nothing. If some groups
+   * fail, the others are still applied and the call rejects with a
+   * `partial_failure` whose `failures` name the input indexes of the failed
+   * mutations; re-sending those (or all) converges.
+   */
+  mutateMany(mutations: readonly Mutation[]): Promise<void>;
+
+  /** Releases connections. Every later call throws `closed`. Idempotent. */
+  close(): Promise<void>;
+}
