@@ -64,3 +64,27 @@ describe('avroTypeFor', () => {
     }).not.toThrow();
   });
 });
+
+describe('avroTypeFor schema resolution into a union', () => {
+  const reader = avroTypeFor(['null', 'boolean', 'long', 'double', 'string', 'bytes']);
+
+  it.each([
+    ['bytes', Buffer.from([0xde, 0xad])],
+    ['string', 'ACTIVE'],
+    ['long', 2n ** 60n],
+    ['double', 0.5],
+  ] as const)('reads a %s branch through the reader branch of the same type', (_kind, value) => {
+    const resolver = reader.createResolver(avroTypeFor(['null', 'boolean', 'long', 'double', 'string', 'bytes']));
+    expect(reader.fromBuffer(reader.toBuffer(value), resolver)).toEqual(value);
+  });
+
+  it('falls back to promotion when no branch has the same type (int → long)', () => {
+    const writer = avroTypeFor(['null', 'int']);
+    expect(reader.fromBuffer(writer.toBuffer(7), reader.createResolver(writer))).toBe(7n);
+  });
+
+  it('reads a writer bytes value as bytes even though string (which can promote it) comes first', () => {
+    const writer = avroTypeFor('bytes');
+    expect(reader.fromBuffer(writer.toBuffer(Buffer.from('hi')), reader.createResolver(writer))).toEqual(Buffer.from('hi'));
+  });
+});

@@ -1,10 +1,15 @@
 import avro from 'avsc';
 import { bigintLongType } from './bigintLongType.ts';
+import { ExactFirstUnionType } from './ExactFirstUnionType.ts';
 
-/** Every `long`, bare or with a logicalType, becomes the bigint long (logical types are not interpreted). */
-function longAsBigint(schema: avro.Schema): avro.Type | undefined {
+/**
+ * avsc typeHook: every `long`, bare or with a logicalType, becomes the bigint
+ * long (logical types are not interpreted); every union an ExactFirstUnionType.
+ */
+function edgestreamTypes(schema: avro.Schema, opts: unknown): avro.Type | undefined {
+  if (Array.isArray(schema)) return new ExactFirstUnionType(schema, opts);
   if (schema === 'long') return bigintLongType;
-  if (typeof schema === 'object' && schema !== null && !Array.isArray(schema) && (schema as { type?: unknown }).type === 'long') {
+  if (typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'long') {
     return bigintLongType;
   }
   return undefined;
@@ -16,7 +21,8 @@ function longAsBigint(schema: avro.Schema): avro.Type | undefined {
  * - `long` → bigint (see bigintLongType),
  * - unions are never wrapped: a union value is the bare branch value. A union
  *   avsc cannot tell apart that way (e.g. float and double) is rejected here,
- *   rather than silently changing shape,
+ *   rather than silently changing shape. Resolving a writer into a union
+ *   prefers the branch of the same type (see ExactFirstUnionType),
  * - records decode to plain objects without avsc's clone/toBuffer methods.
  * Throws (avsc's Error) if the schema is invalid.
  */
@@ -24,7 +30,7 @@ export function avroTypeFor(schema: string | object): avro.Type {
   // A fresh registry per call: avsc adds every named type to it, and sharing
   // one would make the second schema defining `io.edgestream.X` fail.
   return avro.Type.forSchema(schema as avro.Schema, {
-    typeHook: longAsBigint,
+    typeHook: edgestreamTypes,
     wrapUnions: 'never',
     omitRecordMethods: true,
     registry: {},

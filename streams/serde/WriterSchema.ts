@@ -1,0 +1,9 @@
+import type avro from 'avsc';
+
+/** A registered Avro record schema, built the edgestream way (avroTypeFor). */
+export interface WriterSchema {
+  readonly schemaId: number;
+  /** Namespace-qualified record name, e.g. `io.edgestream.EdgeMutation`. */
+  readonly fullName: string;
+  readonly type: avro.Type;
+}
