@@ -63,7 +63,8 @@ export const namespacesSchema = z
         });
       }
     });
-  });
+  })
+  .readonly();
 
 export type NamespaceConfigInput = z.input<typeof namespaceConfigSchema>;
 export type ValueLimits = z.output<typeof valueLimitsSchema>;
