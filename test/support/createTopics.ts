@@ -1,0 +1,24 @@
+import type { Kafka } from 'kafkajs';
+
+/**
+ * Creates topics explicitly (never rely on broker auto-create) and waits for
+ * their partition leaders, so the first produce does not race the election.
+ * Throws if a topic already exists: tests use unique names.
+ */
+export async function createTopics(
+  kafka: Kafka,
+  topics: readonly string[],
+  { numPartitions = 1 }: { numPartitions?: number } = {},
+): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const created = await admin.createTopics({
+      topics: topics.map((topic) => ({ topic, numPartitions, replicationFactor: 1 })),
+      waitForLeaders: true,
+    });
+    if (!created) throw new Error(`topics already exist: ${topics.join(', ')}`);
+  } finally {
+    await admin.disconnect();
+  }
+}
