@@ -25,7 +25,8 @@ export interface AvroSerde {
    * generated TS type; without, the value is read with the writer schema as
    * is. Throws DecodeError: retriable only for REGISTRY_UNAVAILABLE, every
    * other code is the message's fault (dead-letter it). Any other error is a
-   * bug. Never mutates `buffer`; `value` may share no memory with it.
+   * bug. Never mutates `buffer`; `value` shares no memory with it (avsc
+   * copies bytes fields out).
    */
   decode<T = unknown>(buffer: Buffer, reader?: KnownSchema<T>): Promise<DecodedRecord<T>>;
 }

@@ -107,6 +107,22 @@ describe('Avro over real Kafka and schema registry', () => {
     expect(await subjectVersions(`${topic}-value`)).toEqual([1]);
   });
 
+  it('registers over a subject created by another client (Apicurio answers GET /config with its global rule)', async () => {
+    const topic = uniqueName('edgestream.it.avro-foreign-subject');
+    const subject = `${topic}-value`;
+    // Registered straight through the ccompat API, as a Java serde would: no subject-level config is set.
+    const res = await fetch(`${registryUrl}/subjects/${encodeURIComponent(subject)}/versions`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/vnd.schemaregistry.v1+json' },
+      body: JSON.stringify({ schema: JSON.stringify(v1.avsc) }),
+    });
+    expect(res.status).toBe(200);
+    const { id } = (await res.json()) as { id: number };
+
+    expect(await registerOne(topic, v1)).toBe(id);
+    expect(await subjectVersions(subject)).toEqual([1]);
+  });
+
   describe('messages consumed from Kafka', () => {
     const byKey = new Map<string, KafkaMessage>();
     let sent: Buffer;
