@@ -1,0 +1,61 @@
+import type { Cell, Mutation } from '../../sinks/store/TwoLevelMapStore.ts';
+
+/**
+ * The contract between a stage's logic (processors/) and the runtime (streams/).
+ *
+ * A processor is pure: no await, no clients, no clocks, no retries. The runtime
+ * decodes and validates the event, performs the point reads the processor asks
+ * for, calls `process`, then executes the returned writes (all of them, through
+ * `TwoLevelMapStore.mutateMany`) and produces the returned events, and commits
+ * the input offset only after both succeeded or the failure was handed durably
+ * to the repair topic. `process` must be deterministic in (event, reads, ctx):
+ * replaying an event yields byte-identical writes, which is what makes retries,
+ * duplicates and replays harmless under last-write-wins.
+ *
+ * A throw from `process` is a bug or a poison event: the runtime dead-letters
+ * the event with the error as the reason and moves on.
+ */
+export interface EventProcessor<E> {
+  /** Stable name: consumer group suffix, log field, metrics label. */
+  readonly name: string;
+  /** Point reads this event needs before `process` (may be empty). */
+  reads(event: E): readonly ReadRequest[];
+  process(event: E, reads: ReadResults, ctx: ProcessContext): ProcessorOutput;
+}
+
+/** One point read: the cell under (namespace, id, key). */
+export interface ReadRequest {
+  readonly namespace: string;
+  readonly id: string;
+  readonly key: Uint8Array;
+}
+
+/** What the runtime read for `reads(event)`; `get` of an unrequested cell throws. */
+export interface ReadResults {
+  get(request: ReadRequest): Cell | undefined;
+}
+
+/** Facts the runtime supplies, so processors never read a clock. */
+export interface ProcessContext {
+  /** Wall-clock time of processing, microseconds since the epoch. */
+  readonly wallClockMicros: bigint;
+}
+
+/** An event to publish, by logical topic (the runtime maps it to a real topic name). */
+export interface Emit<V = unknown> {
+  readonly topic: LogicalTopic;
+  readonly key: string;
+  readonly value: V;
+}
+
+/** Logical topics; real names are `<prefix><name>` (see schemas/config). */
+export type LogicalTopic = 'edge-mutations' | 'wide-partitions' | 'split-plans' | 'split-results';
+
+export interface ProcessorOutput {
+  /** Writes to apply; order does not matter (each carries its own write time). */
+  readonly writes: readonly Mutation[];
+  /** Events to publish before the input offset is committed. */
+  readonly emits: readonly Emit[];
+}
+
+export const NO_OUTPUT: ProcessorOutput = Object.freeze({ writes: [], emits: [] });
