@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { defaultEdgestreamConfig, parseEdgestreamConfig } from './edgestreamConfig.ts';
+
+describe('parseEdgestreamConfig', () => {
+  it('fills defaults', () => {
+    const c = defaultEdgestreamConfig();
+    expect(c.topics.prefix).toBe('edgestream.');
+    expect(c.cassandra.keyspace).toBe('edgestream');
+    expect(c.limits.maxVertexIdBytes).toBe(256);
+    expect(c.edgeTypes.map((t) => t.name)).toEqual(['follows', 'likes']);
+  });
+
+  it('names the bad field', () => {
+    expect(() => parseEdgestreamConfig({ edgeTypes: [{ name: 'Follows' }] })).toThrow(/edgeTypes\.0\.name: must be a lowercase identifier/);
+    expect(() => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime: { writeConcurrency: 0 } })).toThrow(/runtime\.writeConcurrency/);
+    expect(() => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], bogus: 1 })).toThrow(/bogus/);
+  });
+
+  it('rejects duplicate and double-underscore edge types', () => {
+    expect(() => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }, { name: 'a' }] })).toThrow(/duplicate edge type 'a'/);
+    expect(() => parseEdgestreamConfig({ edgeTypes: [{ name: 'a__b' }] })).toThrow(/edgeTypes\.0\.name/);
+  });
+});

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/**
+ * The edgestream config file (`edgestream.config.json`, or `--config <file>`):
+ * declared once, parsed once by the composition root (cli/), frozen and passed
+ * down. `fixed` settings must not change after the first write (they shape keys,
+ * tables and topics); `tunable` ones may change between runs.
+ */
+
+/** Edge type names become part of table names (`<type>_out`), so they are short lowercase identifiers. */
+export const EDGE_TYPE_PATTERN = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+
+const edgeTypeSchema = z.strictObject({
+  /** fixed. e.g. "follows". */
+  name: z.string().max(30).regex(EDGE_TYPE_PATTERN, 'must be a lowercase identifier like "follows" (letters, digits, single underscores)'),
+});
+
+const limitsSchema = z.strictObject({
+  /** fixed. Longest vertex id, in UTF-8 bytes. */
+  maxVertexIdBytes: z.int().min(1).max(4096).default(256),
+  /** Most properties in one event. */
+  maxProperties: z.int().min(0).max(10_000).default(64),
+  /** Longest property name, in UTF-8 bytes. */
+  maxPropertyNameBytes: z.int().min(1).max(1024).default(128),
+  /** Largest encoded property bag of one event, in bytes. */
+  maxPropertyBagBytes: z.int().min(1).max(16 << 20).default(64 << 10),
+  /** Longest mutation id, in UTF-8 bytes. */
+  maxMutationIdBytes: z.int().min(1).max(1024).default(128),
+  /** event_time may be at most this far in the future of the processing wall clock. */
+  maxFutureSkewMs: z.int().min(0).default(5 * 60_000),
+  /** event_time must be after this instant (microseconds); guards against seconds/millis sent as micros. */
+  minEventTimeMicros: z.coerce.bigint().default(946_684_800_000_000n), // 2000-01-01
+});
+
+const topicsSchema = z.strictObject({
+  /** fixed. Prefix of every topic name. */
+  prefix: z.string().regex(/^[a-zA-Z0-9._-]*$/, 'may contain only letters, digits, ".", "_" and "-"').default('edgestream.'),
+  /** fixed. Partitions of the input topic (and its repair topic). */
+  partitions: z.int().min(1).max(1024).default(6),
+  replicationFactor: z.int().min(1).max(16).default(1),
+});
+
+const cassandraSchema = z.strictObject({
+  /** fixed. */
+  keyspace: z.string().regex(/^[a-z][a-z0-9_]{0,47}$/, 'must be a lowercase CQL identifier').default('edgestream'),
+  replicationFactor: z.int().min(1).max(16).default(1),
+});
+
+const runtimeSchema = z.strictObject({
+  /** tunable. Partitions processed concurrently per processor instance. */
+  partitionsConsumedConcurrently: z.int().min(1).max(64).default(3),
+  /** tunable. Concurrent Cassandra writes per batch. */
+  writeConcurrency: z.int().min(1).max(1024).default(64),
+  /** tunable. Total time the runtime retries a failing batch write before handing it to the repair topic. */
+  writeRetryBudgetMs: z.int().min(0).default(10_000),
+  /** tunable. Repair attempts before an event is parked in the DLQ. */
+  repairMaxAttempts: z.int().min(1).max(100).default(8),
+  /** tunable. First repair back-off; doubles per attempt. */
+  repairInitialBackoffMs: z.int().min(1).default(1_000),
+  repairMaxBackoffMs: z.int().min(1).default(60_000),
+  /** tunable. Entries of the write-aside link cache (0 disables it). */
+  linkCacheEntries: z.int().min(0).default(100_000),
+});
+
+export const edgestreamConfigSchema = z.strictObject({
+  edgeTypes: z.array(edgeTypeSchema).min(1, 'declare at least one edge type').superRefine((types, ctx) => {
+    const seen = new Set<string>();
+    types.forEach((t, i) => {
+      if (seen.has(t.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate edge type '${t.name}'` });
+      seen.add(t.name);
+    });
+  }),
+  limits: limitsSchema.default(limitsSchema.parse({})),
+  topics: topicsSchema.default(topicsSchema.parse({})),
+  cassandra: cassandraSchema.default(cassandraSchema.parse({})),
+  runtime: runtimeSchema.default(runtimeSchema.parse({})),
+});
+
+export type EdgestreamConfigInput = z.input<typeof edgestreamConfigSchema>;
+export type EdgestreamConfig = z.output<typeof edgestreamConfigSchema>;
+
+/** Parses a config object; a bad one throws an Error naming the field path (e.g. `edgeTypes.0.name`). */
+export function parseEdgestreamConfig(input: unknown, source = 'config'): EdgestreamConfig {
+  const parsed = edgestreamConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new Error(`invalid ${source}:\n${lines.join('\n')}`);
+  }
+  return Object.freeze(parsed.data);
+}
+
+/** A config with one edge type, for tests and the demo. */
+export function defaultEdgestreamConfig(overrides: Partial<EdgestreamConfigInput> = {}): EdgestreamConfig {
+  return parseEdgestreamConfig({ edgeTypes: [{ name: 'follows' }, { name: 'likes' }], ...overrides });
+}
