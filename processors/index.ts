@@ -1,3 +1,3 @@
 // Public surface of processors/: the processor contract and each stage's logic.
-export type { EventProcessor, ReadRequest, ReadResults, ProcessContext, Emit, LogicalTopic, ProcessorOutput } from './contract/EventProcessor.ts';
+export type { EventProcessor, ReadRequest, ReadResults, ProcessContext, Emit, LogicalTopic, ProcessorOutput, FollowUpWrite } from './contract/EventProcessor.ts';
 export { NO_OUTPUT } from './contract/EventProcessor.ts';

@@ -54,8 +54,18 @@ export type LogicalTopic = 'edge-mutations' | 'wide-partitions' | 'split-plans' 
 export interface ProcessorOutput {
   /** Writes to apply; order does not matter (each carries its own write time). */
   readonly writes: readonly Mutation[];
+  /**
+   * Writes applied only after every write of `writes` succeeded, stamped with the
+   * runtime's wall clock read at that moment (microseconds). Used for "this changed"
+   * markers (e.g. degree recount marks): a marker stamped after the change landed lets
+   * a recounter delete markers older than its own start without losing a change.
+   */
+  readonly followUps: readonly FollowUpWrite[];
   /** Events to publish before the input offset is committed. */
   readonly emits: readonly Emit[];
 }
 
-export const NO_OUTPUT: ProcessorOutput = Object.freeze({ writes: [], emits: [] });
+/** A mutation whose write time the runtime sets (see `ProcessorOutput.followUps`). */
+export type FollowUpWrite = Omit<Mutation, 'writeTime'>;
+
+export const NO_OUTPUT: ProcessorOutput = Object.freeze({ writes: [], followUps: [], emits: [] });
