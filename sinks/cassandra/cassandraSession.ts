@@ -1,0 +1,95 @@
+import cassandra from 'cassandra-driver';
+import type { types } from 'cassandra-driver';
+import { StoreError } from '../store/StoreError.ts';
+import type { ConsistencyLevel, ParsedCassandraStoreConfig } from './cassandraStoreConfig.ts';
+import { toStoreError } from './toStoreError.ts';
+
+/** A CQL text with its bound values, run as a prepared statement. */
+export interface BoundStatement {
+  readonly query: string;
+  readonly params: readonly unknown[];
+}
+
+/**
+ * The thin adapter over cassandra-driver: every data statement is prepared
+ * (`prepare: true`; the driver prepares each text once per host and caches
+ * it) and marked idempotent (true for every write here, since each carries
+ * an explicit `USING TIMESTAMP`), and every failure leaves through
+ * `toStoreError`. `what` names the operation in error messages.
+ */
+export interface CassandraSession {
+  connect(): Promise<void>;
+  execute(statement: BoundStatement, what: string): Promise<void>;
+  /** Rows of a read, following driver pages until `maxRows` rows are in hand or the result ends. */
+  readRows(statement: BoundStatement, opts: { maxRows: number; fetchSize?: number }, what: string): Promise<types.Row[]>;
+  /** One unlogged batch; callers only ever batch statements of a single partition. */
+  batch(statements: readonly BoundStatement[], what: string): Promise<void>;
+  /** Unprepared schema statements (DDL cannot be prepared); only validated identifiers reach them. */
+  ddl(cql: string, what: string): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+const CONSISTENCY: Readonly<Record<ConsistencyLevel, number>> = {
+  ONE: cassandra.types.consistencies.one,
+  LOCAL_ONE: cassandra.types.consistencies.localOne,
+  QUORUM: cassandra.types.consistencies.quorum,
+  LOCAL_QUORUM: cassandra.types.consistencies.localQuorum,
+  ALL: cassandra.types.consistencies.all,
+};
+
+export function createCassandraSession(config: ParsedCassandraStoreConfig): CassandraSession {
+  const client = new cassandra.Client({
+    contactPoints: [...config.contactPoints],
+    localDataCenter: config.localDataCenter,
+    ...(config.credentials ? { credentials: { ...config.credentials } } : {}),
+    // Write times are bigint microseconds end to end.
+    encoding: { useBigIntAsLong: true },
+    socketOptions: { readTimeout: config.requestTimeoutMs, connectTimeout: Math.min(config.requestTimeoutMs, 10_000) },
+  });
+  const options = { prepare: true, isIdempotent: true, consistency: CONSISTENCY[config.consistency] };
+  let closed = false;
+
+  const guard = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+    if (closed) throw new StoreError('closed', `${what}: cassandra store is closed`);
+    try {
+      return await run();
+    } catch (e) {
+      throw toStoreError(e, what);
+    }
+  };
+
+  return {
+    connect: () => guard('connect', () => client.connect()),
+    execute: (s, what) => guard(what, async () => void (await client.execute(s.query, [...s.params], options))),
+    readRows: (s, { maxRows, fetchSize }, what) =>
+      guard(what, async () => {
+        const rows: types.Row[] = [];
+        let pageState: string | undefined;
+        do {
+          const page = await client.execute(s.query, [...s.params], {
+            ...options,
+            fetchSize: fetchSize ?? maxRows,
+            ...(pageState === undefined ? {} : { pageState }),
+          });
+          rows.push(...page.rows);
+          pageState = page.pageState ?? undefined;
+        } while (pageState !== undefined && rows.length < maxRows);
+        return rows.slice(0, maxRows);
+      }),
+    batch: (statements, what) =>
+      guard(what, async () => {
+        const queries = statements.map((s) => ({ query: s.query, params: [...s.params] }));
+        await client.batch(queries, { ...options, logged: false });
+      }),
+    ddl: (cql, what) => guard(what, async () => void (await client.execute(cql, [], { consistency: options.consistency }))),
+    async shutdown() {
+      if (closed) return;
+      closed = true;
+      try {
+        await client.shutdown();
+      } catch (e) {
+        throw toStoreError(e, 'close');
+      }
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { namespacesSchema, valueLimitsSchema } from '../store/storeConfig.ts';
+
+/**
+ * Everything `createCassandraStore` accepts, declared once with defaults and
+ * validated before any connection is made. Identifiers that end up in DDL
+ * (keyspace, namespaces, data-center names) are restricted to safe patterns
+ * here, so no raw input ever reaches CQL text.
+ */
+
+const MIB = 1024 * 1024;
+
+const DATA_CENTER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+// EACH_QUORUM is left out: Cassandra refuses it for reads.
+export const CONSISTENCY_LEVELS = ['ONE', 'LOCAL_ONE', 'QUORUM', 'LOCAL_QUORUM', 'ALL'] as const;
+export type ConsistencyLevel = (typeof CONSISTENCY_LEVELS)[number];
+
+export const COMPACTION_STRATEGIES = [
+  'SizeTieredCompactionStrategy',
+  'LeveledCompactionStrategy',
+  'UnifiedCompactionStrategy',
+  'TimeWindowCompactionStrategy',
+] as const;
+export const COMPRESSORS = ['LZ4Compressor', 'ZstdCompressor', 'SnappyCompressor', 'DeflateCompressor', 'none'] as const;
+
+const replicationSchema = z.discriminatedUnion('class', [
+  z.strictObject({ class: z.literal('SimpleStrategy'), replicationFactor: z.int().min(1).max(20).default(1) }),
+  z.strictObject({
+    class: z.literal('NetworkTopologyStrategy'),
+    dataCenters: z
+      .record(z.string().regex(DATA_CENTER_PATTERN, 'data-center names are letters, digits, _ . -'), z.int().min(1).max(20))
+      .refine((dcs) => Object.keys(dcs).length > 0, 'at least one data center'),
+  }),
+]);
+
+export const tableOptionsSchema = z.strictObject({
+  /** Omitted options keep the server's defaults. */
+  compaction: z.enum(COMPACTION_STRATEGIES).optional(),
+  compression: z.enum(COMPRESSORS).optional(),
+  gcGraceSeconds: z.int().min(0).max(2 ** 31 - 1).optional(),
+});
+export type TableOptions = z.output<typeof tableOptionsSchema>;
+export type Replication = z.output<typeof replicationSchema>;
+
+export const cassandraStoreConfigSchema = z.strictObject({
+  /** `host` or `host:port` strings. */
+  contactPoints: z.array(z.string().min(1)).min(1).readonly(),
+  localDataCenter: z.string().min(1),
+  keyspace: z.string().regex(/^[a-z][a-z0-9_]{0,47}$/, 'must match ^[a-z][a-z0-9_]{0,47}$ (a lower-case CQL identifier)'),
+  /** Only used when `init` creates the keyspace; an existing keyspace is never altered. */
+  replication: replicationSchema.default({ class: 'SimpleStrategy', replicationFactor: 1 }),
+  namespaces: namespacesSchema,
+  ...valueLimitsSchema.shape,
+  consistency: z.enum(CONSISTENCY_LEVELS).default('LOCAL_QUORUM'),
+  tableOptions: tableOptionsSchema.default({}),
+  /** Partition groups of one `mutateMany` written at the same time. */
+  mutationConcurrency: z.int().min(1).max(1024).default(16),
+  /** Chunk reads/writes and chunk collections in flight per value or partition group. */
+  chunkConcurrency: z.int().min(1).max(64).default(4),
+  /** Single-partition unlogged batches are cut at this many statements... */
+  maxBatchStatements: z.int().min(1).max(1000).default(64),
+  /** ...or at roughly this many payload bytes, well under Cassandra's mutation size limit. */
+  maxBatchBytes: z.int().min(1).max(8 * MIB).default(MIB),
+  /** How often a read re-reads a row whose chunks went missing (a concurrent overwrite collected them). */
+  chunkReadAttempts: z.int().min(1).max(10).default(3),
+  requestTimeoutMs: z.int().min(100).max(600_000).default(12_000),
+  credentials: z.strictObject({ username: z.string().min(1), password: z.string() }).optional(),
+});
+
+export type CassandraStoreConfig = z.input<typeof cassandraStoreConfigSchema>;
+export type ParsedCassandraStoreConfig = z.output<typeof cassandraStoreConfigSchema>;

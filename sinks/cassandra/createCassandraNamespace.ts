@@ -1,0 +1,107 @@
+import type { PartitionWrites, TimedKey, TimedKeyValue } from '../store/consolidateMutations.ts';
+import { cutPage, prefixSliceQuery, resolveSlice } from '../store/resolveSlice.ts';
+import { mapBoundedOrThrow } from '../store/mapBounded.ts';
+import type { NamespaceStore, SlicePage, SliceQuery, StoreFeatures } from '../store/TwoLevelMapStore.ts';
+import { assertCount, assertId, assertKey, assertValue, assertWriteTime } from '../store/validateArgs.ts';
+import { asBuffer, type NamespaceRuntime } from './namespaceRuntime.ts';
+import { readCell, resolveRows, toStoredRow } from './readCells.ts';
+import { collectChunks, writePartition } from './writePartition.ts';
+
+/**
+ * One namespace on Cassandra. Single writes are one-entry partition groups,
+ * so put/delete and `mutateMany` share one write path (`writePartition`).
+ */
+export function createCassandraNamespace(ns: NamespaceRuntime, features: StoreFeatures): NamespaceStore {
+  const { settings, statements: cql, session } = ns;
+  const name = settings.name;
+
+  const slice = async (id: string, query: SliceQuery): Promise<SlicePage> => {
+    assertId(id);
+    const r = resolveSlice(query);
+    if (r.empty) return { cells: [] };
+    const variant = cql.slice[r.order];
+    const statement =
+      r.end === undefined
+        ? { query: variant.open, params: [id, asBuffer(r.start), r.limit + 1] }
+        : { query: variant.bounded, params: [id, asBuffer(r.start), asBuffer(r.end), r.limit + 1] };
+    const rows = await session.readRows(statement, { maxRows: r.limit + 1 }, `slice ${name}/${id}`);
+    // Cut before resolving chunks: the extra row only proves there is a next page.
+    const page = cutPage(rows.map(toStoredRow), r);
+    const cells = await resolveRows(ns, id, page.rows);
+    return page.pageState === undefined ? { cells } : { cells, pageState: page.pageState };
+  };
+
+  /** The `n` greatest keys with their metadata (to find chunked rows), greatest first. */
+  const newest = async (id: string, n: number): Promise<{ key: Uint8Array; chunked: boolean }[]> => {
+    const rows = await session.readRows({ query: cql.newestKeys, params: [id, n] }, { maxRows: n }, `newest keys of ${name}/${id}`);
+    return rows.map((row) => {
+      const metadata = row.get('value_metadata') as Buffer | null;
+      return { key: new Uint8Array(row.get('key') as Buffer), chunked: metadata !== null && metadata.length > 0 };
+    });
+  };
+
+  const checkWrite = (id: string, writeTime: bigint): void => {
+    assertId(id);
+    assertWriteTime(writeTime);
+  };
+
+  return {
+    namespace: name,
+    features,
+    async put(id, key, value, writeTime) {
+      checkWrite(id, writeTime);
+      assertKey(key);
+      assertValue(value, settings.maxValueBytes);
+      await writePartition(ns, single(name, id, { additions: [{ key, value, writeTime }] }));
+    },
+    async delete(id, key, writeTime) {
+      checkWrite(id, writeTime);
+      assertKey(key);
+      await writePartition(ns, single(name, id, { deletions: [{ key, writeTime }] }));
+    },
+    async get(id, key) {
+      assertId(id);
+      assertKey(key);
+      return readCell(ns, id, key);
+    },
+    slice,
+    async scanPrefix(id, prefix, query) {
+      assertKey(prefix);
+      return slice(id, prefixSliceQuery(prefix, query));
+    },
+    async deleteNewest(id, n, writeTime) {
+      checkWrite(id, writeTime);
+      assertCount(n);
+      if (n === 0) return 0;
+      const rows = await newest(id, n);
+      const boundary = rows[rows.length - 1];
+      if (boundary === undefined) return 0;
+      await session.execute({ query: cql.deleteFrom, params: [writeTime, id, asBuffer(boundary.key)] }, `deleteNewest ${name}/${id}`);
+      // The chunks of the rows we saw; rows in the range we did not see keep theirs (unreachable garbage).
+      const chunked = rows.filter((r) => r.chunked).map((r) => collectChunks(ns, id, r.key, writeTime));
+      await mapBoundedOrThrow(chunked, ns.tuning.chunkConcurrency, (s) => session.execute(s, `collect chunks of ${name}/${id}`));
+      return rows.length;
+    },
+    async keepNewest(id, n, writeTime) {
+      checkWrite(id, writeTime);
+      assertCount(n);
+      if (n === 0) {
+        await session.execute({ query: cql.deletePartition, params: [writeTime, id] }, `keepNewest ${name}/${id}`);
+        return 0;
+      }
+      const rows = await newest(id, n);
+      if (rows.length < n) return rows.length;
+      const boundary = (rows[n - 1] as { key: Uint8Array }).key;
+      await session.execute({ query: cql.deleteBelow, params: [writeTime, id, asBuffer(boundary)] }, `keepNewest ${name}/${id}`);
+      return n;
+    },
+  };
+}
+
+function single(
+  namespace: string,
+  id: string,
+  writes: { additions?: readonly TimedKeyValue[]; deletions?: readonly TimedKey[] },
+): PartitionWrites {
+  return { namespace, id, additions: writes.additions ?? [], deletions: writes.deletions ?? [], mutationIndexes: [0] };
+}

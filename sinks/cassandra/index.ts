@@ -1,0 +1,4 @@
+// The Cassandra backend of the two-level map port.
+export { createCassandraStore } from './createCassandraStore.ts';
+export type { CassandraStoreConfig } from './cassandraStoreConfig.ts';
+export { toStoreError } from './toStoreError.ts';

@@ -1,0 +1,67 @@
+import { chunkTableName, qualifiedTable } from './schemaCql.ts';
+
+/**
+ * The CQL of one namespace, built once per store from validated identifiers
+ * and always executed as prepared statements with bound values (the driver
+ * prepares each text once and caches it). Parameter order is noted per
+ * statement because `USING TIMESTAMP ?` comes first in DELETEs and last in
+ * INSERTs.
+ */
+export interface NamespaceStatements {
+  /** [id, key, value, value_metadata, writeTime] */
+  readonly insert: string;
+  /** [writeTime, id, key] */
+  readonly deleteRow: string;
+  /** [writeTime, id, boundary]: every key >= boundary. */
+  readonly deleteFrom: string;
+  /** [writeTime, id, boundary]: every key < boundary. */
+  readonly deleteBelow: string;
+  /** [writeTime, id] */
+  readonly deletePartition: string;
+  /** [id, key] → key, value, value_metadata, write_time */
+  readonly get: string;
+  /** [id, start, end, limit], [id, start, limit] when `end` is open. */
+  readonly slice: {
+    readonly asc: { readonly bounded: string; readonly open: string };
+    readonly desc: { readonly bounded: string; readonly open: string };
+  };
+  /** [id, n] → key, value_metadata, greatest keys first. */
+  readonly newestKeys: string;
+  readonly chunks: ChunkStatements;
+}
+
+export interface ChunkStatements {
+  /** [id, key, write_ts, digest, idx, data, writeTime] */
+  readonly insert: string;
+  /** [id, key, write_ts, digest] → idx, data in idx order */
+  readonly select: string;
+  /** [writeTime, id, key]: drops every chunk written at <= writeTime. */
+  readonly collect: string;
+}
+
+const CELL_COLUMNS = 'key, value, value_metadata, WRITETIME(value) AS write_time';
+
+export function namespaceStatements(keyspace: string, namespace: string): NamespaceStatements {
+  const t = qualifiedTable(keyspace, namespace);
+  const c = qualifiedTable(keyspace, chunkTableName(namespace));
+  const slice = (order: 'ASC' | 'DESC', bounded: boolean): string =>
+    `SELECT ${CELL_COLUMNS} FROM ${t} WHERE id = ? AND key >= ?${bounded ? ' AND key < ?' : ''} ORDER BY key ${order} LIMIT ?`;
+  return {
+    insert: `INSERT INTO ${t} (id, key, value, value_metadata) VALUES (?, ?, ?, ?) USING TIMESTAMP ?`,
+    deleteRow: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key = ?`,
+    deleteFrom: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key >= ?`,
+    deleteBelow: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key < ?`,
+    deletePartition: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ?`,
+    get: `SELECT ${CELL_COLUMNS} FROM ${t} WHERE id = ? AND key = ?`,
+    slice: {
+      asc: { bounded: slice('ASC', true), open: slice('ASC', false) },
+      desc: { bounded: slice('DESC', true), open: slice('DESC', false) },
+    },
+    newestKeys: `SELECT key, value_metadata FROM ${t} WHERE id = ? ORDER BY key DESC LIMIT ?`,
+    chunks: {
+      insert: `INSERT INTO ${c} (id, key, write_ts, digest, idx, data) VALUES (?, ?, ?, ?, ?, ?) USING TIMESTAMP ?`,
+      select: `SELECT idx, data FROM ${c} WHERE id = ? AND key = ? AND write_ts = ? AND digest = ?`,
+      collect: `DELETE FROM ${c} USING TIMESTAMP ? WHERE id = ? AND key = ?`,
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import type { types } from 'cassandra-driver';
+import { mapBoundedOrThrow } from '../store/mapBounded.ts';
+import { StoreError } from '../store/StoreError.ts';
+import type { Cell } from '../store/TwoLevelMapStore.ts';
+import { decodeChunkMetadata, type ChunkMetadata } from './chunkMetadata.ts';
+import { assembleChunks } from './chunkValue.ts';
+import { asBuffer, type NamespaceRuntime } from './namespaceRuntime.ts';
+
+/** A row of a namespace table as read (key, value, value_metadata, WRITETIME(value)). */
+export interface StoredRow {
+  readonly key: Uint8Array;
+  readonly value: Uint8Array;
+  readonly metadata: Uint8Array;
+  readonly writeTime: bigint;
+}
+
+/** Keeps chunk reads to a few MiB per page whatever the chunk size. */
+const CHUNK_PAGE_BYTES = 4 * 1024 * 1024;
+
+export function toStoredRow(row: types.Row): StoredRow {
+  return {
+    key: ownBytes(row.get('key')),
+    value: ownBytes(row.get('value')),
+    metadata: ownBytes(row.get('value_metadata')),
+    writeTime: BigInt(row.get('write_time') as bigint),
+  };
+}
+
+/**
+ * The live cell under (id, key), following chunk metadata. If the chunks are
+ * gone (a newer write collected them between our two reads), the row is read
+ * again, up to `chunkReadAttempts` times, before giving up with a retriable
+ * `chunks_missing`.
+ */
+export async function readCell(ns: NamespaceRuntime, id: string, key: Uint8Array): Promise<Cell | undefined> {
+  const what = `get ${ns.settings.name}/${id}`;
+  for (let attempt = 1; ; attempt++) {
+    const rows = await ns.session.readRows({ query: ns.statements.get, params: [id, asBuffer(key)] }, { maxRows: 1 }, what);
+    if (rows[0] === undefined) return undefined;
+    const cell = await resolveRow(ns, id, toStoredRow(rows[0]));
+    if (cell !== undefined) return cell;
+    if (attempt >= ns.tuning.chunkReadAttempts) {
+      throw new StoreError('chunks_missing', `${what}: chunks of a large value stayed missing after ${attempt} reads`);
+    }
+  }
+}
+
+/** The cells of rows read by a slice, in the same order; rows deleted meanwhile are dropped. */
+export async function resolveRows(ns: NamespaceRuntime, id: string, rows: readonly StoredRow[]): Promise<Cell[]> {
+  const cells = await mapBoundedOrThrow(rows, ns.tuning.chunkConcurrency, async (row) =>
+    (await resolveRow(ns, id, row)) ?? readCell(ns, id, row.key),
+  );
+  return cells.filter((c): c is Cell => c !== undefined);
+}
+
+/** The cell a row stands for; undefined when its chunks are missing or do not match. */
+async function resolveRow(ns: NamespaceRuntime, id: string, row: StoredRow): Promise<Cell | undefined> {
+  const meta = decodeChunkMetadata(row.metadata);
+  if (meta === undefined) return { key: row.key, value: row.value, writeTime: row.writeTime };
+  if (!ns.settings.chunking) {
+    throw new StoreError('corrupt_value', `${ns.settings.name}/${id}: a chunked value in a namespace configured without chunking`);
+  }
+  const value = await readChunks(ns, id, row.key, meta);
+  return value === undefined ? undefined : { key: row.key, value, writeTime: row.writeTime };
+}
+
+async function readChunks(ns: NamespaceRuntime, id: string, key: Uint8Array, meta: ChunkMetadata): Promise<Uint8Array | undefined> {
+  const rows = await ns.session.readRows(
+    { query: ns.statements.chunks.select, params: [id, asBuffer(key), meta.writeTime, asBuffer(meta.digest)] },
+    { maxRows: meta.chunkCount + 1, fetchSize: Math.max(1, Math.floor(CHUNK_PAGE_BYTES / ns.settings.chunkBytes)) },
+    `read chunks of ${ns.settings.name}/${id}`,
+  );
+  const chunks = rows.map((r) => ({ idx: r.get('idx') as number, data: r.get('data') as Buffer }));
+  return assembleChunks(meta, chunks);
+}
+
+/** A copy the caller owns: driver buffers may be views into a larger response frame. */
+function ownBytes(value: unknown): Uint8Array {
+  return value instanceof Uint8Array ? new Uint8Array(value) : new Uint8Array(0);
+}

@@ -1,0 +1,39 @@
+import type { BoundStatement } from './cassandraSession.ts';
+
+/** Rough per-statement overhead in a batch frame, on top of the blob and text payloads. */
+const STATEMENT_OVERHEAD_BYTES = 64;
+
+/**
+ * Cuts one partition's statements into batches of at most `maxStatements`
+ * and about `maxBytes` of payload each. A single-partition unlogged batch is
+ * one mutation server-side (cheap, atomic per partition, exempt from the
+ * multi-partition batch-size guard), but the whole mutation must still fit
+ * Cassandra's max mutation size (half a commit-log segment, 16 MiB by default).
+ */
+export function splitBatches(statements: readonly BoundStatement[], maxStatements: number, maxBytes: number): BoundStatement[][] {
+  const batches: BoundStatement[][] = [];
+  let current: BoundStatement[] = [];
+  let bytes = 0;
+  for (const s of statements) {
+    const size = payloadBytes(s);
+    if (current.length > 0 && (current.length >= maxStatements || bytes + size > maxBytes)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(s);
+    bytes += size;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+function payloadBytes(s: BoundStatement): number {
+  let bytes = STATEMENT_OVERHEAD_BYTES;
+  for (const p of s.params) {
+    if (p instanceof Uint8Array) bytes += p.length;
+    else if (typeof p === 'string') bytes += Buffer.byteLength(p);
+    else bytes += 8;
+  }
+  return bytes;
+}

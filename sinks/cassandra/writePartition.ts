@@ -1,0 +1,76 @@
+import type { PartitionWrites, TimedKeyValue } from '../store/consolidateMutations.ts';
+import { mapBoundedOrThrow } from '../store/mapBounded.ts';
+import type { BoundStatement } from './cassandraSession.ts';
+import { encodeChunkMetadata } from './chunkMetadata.ts';
+import { digestOf, splitValue } from './chunkValue.ts';
+import { asBuffer, type NamespaceRuntime } from './namespaceRuntime.ts';
+import { splitBatches } from './splitBatches.ts';
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Writes one consolidated partition group. Every statement carries its own
+ * `USING TIMESTAMP`, so statement order never changes the outcome, except
+ * for chunked values, which go in three steps:
+ *
+ * 1. the chunks of each large value (`<namespace>__chunks`, same timestamp),
+ * 2. the main rows, in single-partition unlogged batches (a chunked value's
+ *    row holds an empty `value` and its chunk metadata), so a reader never
+ *    follows metadata to chunks that are not written yet,
+ * 3. chunk collection: for each key, a partition delete of its chunk
+ *    partition at T-1 after a put at T (chunks are written at their own
+ *    write_ts, so this drops exactly the versions older than T, and shadows
+ *    older ones that arrive later) and at T after a delete at T. It runs last
+ *    so a failure earlier never leaves a live row pointing at collected chunks.
+ *
+ * A failure at any step throws; repeating the whole group converges.
+ */
+export async function writePartition(ns: NamespaceRuntime, group: PartitionWrites): Promise<void> {
+  const { statements: cql, settings, tuning, session } = ns;
+  const id = group.id;
+  const chunkWrites: BoundStatement[] = [];
+  const rows: BoundStatement[] = group.deletions.map((d) => ({
+    query: cql.deleteRow,
+    params: [d.writeTime, id, asBuffer(d.key)],
+  }));
+  for (const a of group.additions) {
+    if (settings.chunking && a.value.length > settings.maxInlineValueBytes) {
+      const { metadata, chunks } = chunkStatements(ns, id, a);
+      chunkWrites.push(...chunks);
+      rows.push({ query: cql.insert, params: [id, asBuffer(a.key), EMPTY, metadata, a.writeTime] });
+    } else {
+      rows.push({ query: cql.insert, params: [id, asBuffer(a.key), asBuffer(a.value), EMPTY, a.writeTime] });
+    }
+  }
+  const what = `write ${settings.name}/${id}`;
+  await mapBoundedOrThrow(chunkWrites, tuning.chunkConcurrency, (s) => session.execute(s, what));
+  for (const batch of splitBatches(rows, tuning.maxBatchStatements, tuning.maxBatchBytes)) {
+    await (batch.length === 1 ? session.execute(batch[0] as BoundStatement, what) : session.batch(batch, what));
+  }
+  if (settings.chunking) {
+    const collections = [
+      ...group.deletions.map((d) => collectChunks(ns, id, d.key, d.writeTime)),
+      ...group.additions.filter((a) => a.writeTime > 0n).map((a) => collectChunks(ns, id, a.key, a.writeTime - 1n)),
+    ];
+    await mapBoundedOrThrow(collections, tuning.chunkConcurrency, (s) => session.execute(s, `collect chunks of ${settings.name}/${id}`));
+  }
+}
+
+/** Drops every chunk of (id, key) written at <= `upTo`. */
+export function collectChunks(ns: NamespaceRuntime, id: string, key: Uint8Array, upTo: bigint): BoundStatement {
+  return { query: ns.statements.chunks.collect, params: [upTo, id, asBuffer(key)] };
+}
+
+function chunkStatements(ns: NamespaceRuntime, id: string, a: TimedKeyValue): { metadata: Buffer; chunks: BoundStatement[] } {
+  const digest = asBuffer(digestOf(a.value));
+  const pieces = splitValue(a.value, ns.settings.chunkBytes);
+  const metadata = asBuffer(
+    encodeChunkMetadata({ chunkCount: pieces.length, totalBytes: a.value.length, writeTime: a.writeTime, digest }),
+  );
+  const key = asBuffer(a.key);
+  const chunks = pieces.map((data, idx) => ({
+    query: ns.statements.chunks.insert,
+    params: [id, key, a.writeTime, digest, idx, asBuffer(data), a.writeTime],
+  }));
+  return { metadata, chunks };
+}

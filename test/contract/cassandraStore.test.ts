@@ -1,0 +1,105 @@
+import cassandra from 'cassandra-driver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCassandraStore } from '../../sinks/cassandra/createCassandraStore.ts';
+import type { CassandraStoreConfig } from '../../sinks/cassandra/cassandraStoreConfig.ts';
+import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
+import { stackEndpoints } from '../support/stack.ts';
+import { b, expectStoreError, freshId, hex, patternBytes } from './contractHelpers.ts';
+import { CONTRACT_NAMESPACES, describeTwoLevelMapStoreContract } from './twoLevelMapStoreContract.ts';
+
+// One keyspace per run, dropped at the end; tables are created once by the contract's beforeAll.
+const keyspace = `contract_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
+const endpoints = stackEndpoints();
+const connection = {
+  contactPoints: [...endpoints.cassandraContactPoints],
+  localDataCenter: endpoints.cassandraLocalDc,
+  keyspace,
+} satisfies Partial<CassandraStoreConfig>;
+
+describeTwoLevelMapStoreContract(
+  'cassandra store',
+  async (spec) => createCassandraStore({ ...connection, namespaces: spec.namespaces }),
+  { modelRuns: 15 },
+);
+
+describe('cassandra store specifics', () => {
+  let store: TwoLevelMapStore;
+  let raw: cassandra.Client;
+
+  beforeAll(async () => {
+    store = await createCassandraStore({ ...connection, namespaces: CONTRACT_NAMESPACES });
+    await store.init();
+    raw = new cassandra.Client({ ...connection, encoding: { useBigIntAsLong: true } });
+    await raw.connect();
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await raw?.execute(`DROP KEYSPACE IF EXISTS ${keyspace}`);
+    await raw?.shutdown();
+  });
+
+  const chunkVersions = async (id: string, key: Uint8Array): Promise<string[]> => {
+    const rs = await raw.execute(`SELECT write_ts, idx FROM ${keyspace}.c_tiny__chunks WHERE id = ? AND key = ?`, [id, Buffer.from(key)], {
+      prepare: true,
+    });
+    return [...new Set(rs.rows.map((r) => String(r.get('write_ts'))))];
+  };
+
+  it('keeps only the chunks of the live version: overwrites, deletes and late older writes collect them', async () => {
+    const tiny = store.namespace('c_tiny');
+    const id = freshId('gc');
+    await tiny.put(id, b(1), patternBytes(100, 1), 10n);
+    expect(await chunkVersions(id, b(1))).toEqual(['10']);
+    await tiny.put(id, b(1), patternBytes(90, 2), 20n);
+    expect(await chunkVersions(id, b(1))).toEqual(['20']);
+    await tiny.put(id, b(1), patternBytes(80, 3), 15n); // late and older: shadowed at once
+    expect(await chunkVersions(id, b(1))).toEqual(['20']);
+    await tiny.put(id, b(1), b(7), 30n);
+    expect(await chunkVersions(id, b(1))).toEqual([]);
+    await tiny.put(id, b(2), patternBytes(100, 4), 10n);
+    await tiny.delete(id, b(2), 11n);
+    expect(await chunkVersions(id, b(2))).toEqual([]);
+    await tiny.put(id, b(3), patternBytes(100, 5), 10n);
+    expect(await tiny.deleteNewest(id, 1, 12n)).toBe(1);
+    expect(await chunkVersions(id, b(3))).toEqual([]);
+  });
+
+  it('stores a chunked value as an empty value plus metadata in the namespace row', async () => {
+    const id = freshId('layout');
+    await store.namespace('c_tiny').put(id, b(1), patternBytes(100, 6), 5n);
+    const rs = await raw.execute(`SELECT value, value_metadata, WRITETIME(value) AS wt FROM ${keyspace}.c_tiny WHERE id = ?`, [id], { prepare: true });
+    const row = rs.rows[0];
+    expect(hex(row?.get('value') as Buffer)).toBe('');
+    expect((row?.get('value_metadata') as Buffer).length).toBe(49);
+    expect(row?.get('wt')).toBe(5n);
+  });
+
+  it('reports an unreachable cluster as a retriable unavailable error', async () => {
+    const err = await expectStoreError(
+      () => createCassandraStore({ ...connection, contactPoints: ['127.0.0.1:1'], namespaces: [] }),
+      'unavailable',
+    );
+    expect(err.retriable).toBe(true);
+    expect(err.cause).toBeDefined();
+  });
+
+  it('reports a missing table as a permanent invalid_query error', async () => {
+    const other = await createCassandraStore({ ...connection, namespaces: [{ name: 'c_never_created' }] });
+    try {
+      const err = await expectStoreError(() => other.namespace('c_never_created').get('x', b(1)), 'invalid_query');
+      expect(err.retriable).toBe(false);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('rejects every call after close', async () => {
+    const other = await createCassandraStore({ ...connection, namespaces: CONTRACT_NAMESPACES });
+    const main = other.namespace('c_main');
+    await other.close();
+    await other.close();
+    await expectStoreError(() => main.get('x', b(1)), 'closed');
+    await expectStoreError(() => other.namespace('c_main'), 'closed');
+  });
+});
