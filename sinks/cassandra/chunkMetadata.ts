@@ -41,6 +41,6 @@ export function decodeChunkMetadata(bytes: Uint8Array): ChunkMetadata | undefine
     chunkCount: buf.readUInt32BE(1),
     totalBytes: buf.readUInt32BE(5),
     writeTime: buf.readBigInt64BE(9),
-    digest: Uint8Array.prototype.slice.call(buf, 17, 17 + DIGEST_BYTES),
+    digest: new Uint8Array(buf.subarray(17, 17 + DIGEST_BYTES)),
   };
 }
