@@ -29,6 +29,9 @@ export interface CassandraSession {
   shutdown(): Promise<void>;
 }
 
+/** Rows per driver page, so one response frame stays bounded whatever the slice limit. */
+const MAX_FETCH_ROWS = 1000;
+
 const CONSISTENCY: Readonly<Record<ConsistencyLevel, number>> = {
   ONE: cassandra.types.consistencies.one,
   LOCAL_ONE: cassandra.types.consistencies.localOne,
@@ -68,7 +71,7 @@ export function createCassandraSession(config: ParsedCassandraStoreConfig): Cass
         do {
           const page = await client.execute(s.query, [...s.params], {
             ...options,
-            fetchSize: fetchSize ?? maxRows,
+            fetchSize: fetchSize ?? Math.min(maxRows, MAX_FETCH_ROWS),
             ...(pageState === undefined ? {} : { pageState }),
           });
           rows.push(...page.rows);

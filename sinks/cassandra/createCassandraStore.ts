@@ -14,17 +14,51 @@ import { toStoreError } from './toStoreError.ts';
 import { writePartition } from './writePartition.ts';
 
 /**
- * The TwoLevelMapStore on Cassandra (cassandra-driver 4). Validates the
- * config (throwing `invalid_config` naming the field before any connection),
- * connects, and returns the store; call `init()` to create the keyspace and
- * tables. Each namespace is one table `(id text, key blob, value blob,
- * value_metadata blob, PRIMARY KEY (id, key))`, plus `<namespace>__chunks`
- * when chunking is on (see `writePartition` for the chunk protocol).
+ * The TwoLevelMapStore on Cassandra (cassandra-driver 4). `createCassandraStore`
+ * validates the config (throwing `invalid_config` naming the field before
+ * any connection), connects, and returns the store; `init()` creates the
+ * keyspace and tables. Each namespace is one table
+ * `(id text, key blob, value blob, value_metadata blob, PRIMARY KEY (id, key))`.
+ *
+ * Last-write-wins is Cassandra's own: every write carries `USING TIMESTAMP`
+ * = the caller's write time, a put is an INSERT of (value, value_metadata)
+ * and a delete a row tombstone, so tombstones win ties and equal-time values
+ * are settled per cell by greater bytes.
+ *
+ * Large values (chunking on, value > maxInlineValueBytes) live in
+ * `<namespace>__chunks`, PRIMARY KEY ((id, key), write_ts, digest, idx):
+ * - Write: chunks at USING TIMESTAMP T, then the main row with an empty
+ *   `value` and `value_metadata` = {count, length, T, SHA-256}
+ *   (`chunkMetadata.ts`), then collection of older chunks. Inline puts write
+ *   an empty (live, not null) `value_metadata`, so a newer inline value
+ *   always overrides older chunk metadata.
+ * - Collection: a partition delete of the (id, key) chunk partition at T-1
+ *   after a put at T and at T after a delete at T. Chunk cells carry their
+ *   own write_ts as timestamp, so this removes exactly the older versions and
+ *   also shadows older versions that arrive later. Costs one small extra write
+ *   per put/delete in a chunked namespace; turn chunking off for namespaces of
+ *   small values.
+ * - Read: follow the metadata to (write_ts, digest), reassemble, verify the
+ *   digest; if the chunks were collected meanwhile, re-read the row
+ *   (`readCells.ts`).
+ * - Equal write times: a chunked value beats an inline one (its non-empty
+ *   metadata wins the metadata cell); between chunked values the greater
+ *   metadata wins. The digest in the clustering key keeps two same-time
+ *   versions' chunks apart, so the winner is always complete.
+ * - Known garbage (never visible, only space): the losing chunks of an
+ *   equal-time tie until the next write of that key; chunks of rows removed
+ *   by keepNewest or by the part of a deleteNewest range the read did not see
+ *   (their (id, key) chunk partitions are not enumerable without a scan).
  */
 export async function createCassandraStore(config: CassandraStoreConfig): Promise<TwoLevelMapStore> {
   const parsed = parseConfig(cassandraStoreConfigSchema, config, 'cassandra store config');
   const session = createCassandraSession(parsed);
-  await session.connect();
+  try {
+    await session.connect();
+  } catch (e) {
+    await session.shutdown().catch(() => undefined); // the connect error is the one worth reporting
+    throw e;
+  }
   return openStore(parsed, session);
 }
 

@@ -16,10 +16,20 @@ const connection = {
   keyspace,
 } satisfies Partial<CassandraStoreConfig>;
 
+// File-level, so the keyspace is dropped even when a suite's own setup failed.
+afterAll(async () => {
+  const admin = new cassandra.Client({ contactPoints: connection.contactPoints, localDataCenter: connection.localDataCenter });
+  try {
+    await admin.execute(`DROP KEYSPACE IF EXISTS ${keyspace}`);
+  } finally {
+    await admin.shutdown();
+  }
+});
+
 describeTwoLevelMapStoreContract(
   'cassandra store',
   async (spec) => createCassandraStore({ ...connection, namespaces: spec.namespaces }),
-  { modelRuns: 15 },
+  { modelRuns: 40 },
 );
 
 describe('cassandra store specifics', () => {
@@ -35,7 +45,6 @@ describe('cassandra store specifics', () => {
 
   afterAll(async () => {
     await store?.close();
-    await raw?.execute(`DROP KEYSPACE IF EXISTS ${keyspace}`);
     await raw?.shutdown();
   });
 
@@ -73,6 +82,41 @@ describe('cassandra store specifics', () => {
     expect(hex(row?.get('value') as Buffer)).toBe('');
     expect((row?.get('value_metadata') as Buffer).length).toBe(49);
     expect(row?.get('wt')).toBe(5n);
+  });
+
+  it('never returns a chunked value whose chunks are gone or altered: get fails with a retriable chunks_missing', async () => {
+    const tiny = store.namespace('c_tiny');
+    const [gone, altered] = [freshId('chunks-gone'), freshId('chunks-altered')];
+    await tiny.put(gone, b(1), patternBytes(100, 11), 5n);
+    await tiny.put(altered, b(1), patternBytes(100, 12), 5n);
+    await raw.execute(`DELETE FROM ${keyspace}.c_tiny__chunks WHERE id = ? AND key = ?`, [gone, Buffer.from([1])], { prepare: true });
+    await raw.execute(`UPDATE ${keyspace}.c_tiny__chunks USING TIMESTAMP 6 SET data = ? WHERE id = ? AND key = ? AND write_ts = 5 AND digest = ? AND idx = 0`, [
+      Buffer.alloc(16),
+      altered,
+      Buffer.from([1]),
+      (await raw.execute(`SELECT digest FROM ${keyspace}.c_tiny__chunks WHERE id = ? AND key = ? LIMIT 1`, [altered, Buffer.from([1])], { prepare: true })).rows[0]?.get('digest'),
+    ], { prepare: true });
+    for (const id of [gone, altered]) {
+      expect((await expectStoreError(() => tiny.get(id, b(1)), 'chunks_missing')).retriable).toBe(true);
+      await expectStoreError(() => tiny.slice(id, { limit: 5 }), 'chunks_missing');
+    }
+  });
+
+  it('reports failed partitions of mutateMany per input mutation and still applies the others', async () => {
+    const mixed = await createCassandraStore({ ...connection, namespaces: [{ name: 'c_main' }, { name: 'c_not_created' }] });
+    try {
+      const id = freshId('partial');
+      const write = (namespace: string, key: number) => ({ namespace, id, writeTime: 1n, deletions: [], additions: [{ key: b(key), value: b(key) }] });
+      const err = await expectStoreError(
+        () => mixed.mutateMany([write('c_main', 1), write('c_not_created', 2), write('c_main', 3)]),
+        'partial_failure',
+      );
+      expect(err.retriable).toBe(false);
+      expect(err.failures.map((f) => [f.mutationIndexes, f.error.code])).toEqual([[[1], 'invalid_query']]);
+      expect(hex((await mixed.namespace('c_main').get(id, b(3)))?.value ?? b())).toBe('03');
+    } finally {
+      await mixed.close();
+    }
   });
 
   it('reports an unreachable cluster as a retriable unavailable error', async () => {
