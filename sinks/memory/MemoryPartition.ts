@@ -1,4 +1,5 @@
 import { compareBytes } from '../store/compareBytes.ts';
+import type { Cell } from '../store/TwoLevelMapStore.ts';
 import { reconcileCells, type StoredCell } from './reconcileCells.ts';
 
 /** A deleted key range `[from, to)` (absent bounds are open), hiding writes at <= `writeTime`. */
@@ -42,7 +43,7 @@ export class MemoryPartition {
     }
   }
 
-  get(key: Uint8Array): { key: Uint8Array; value: Uint8Array; writeTime: bigint } | undefined {
+  get(key: Uint8Array): Cell | undefined {
     const { index, found } = this.search(key);
     const cell = found ? (this.entries[index] as Entry).cell : undefined;
     return cell?.kind === 'value' ? { key, value: cell.value, writeTime: cell.writeTime } : undefined;
@@ -54,10 +55,10 @@ export class MemoryPartition {
     end: Uint8Array | undefined,
     order: 'asc' | 'desc',
     max: number,
-  ): { key: Uint8Array; value: Uint8Array; writeTime: bigint }[] {
+  ): Cell[] {
     const lo = this.search(start).index;
     const hi = end === undefined ? this.entries.length : this.search(end).index;
-    const out: { key: Uint8Array; value: Uint8Array; writeTime: bigint }[] = [];
+    const out: Cell[] = [];
     const step = order === 'asc' ? 1 : -1;
     for (let i = order === 'asc' ? lo : hi - 1; i >= lo && i < hi && out.length < max; i += step) {
       const { key, cell } = this.entries[i] as Entry;
