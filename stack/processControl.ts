@@ -39,22 +39,42 @@ export function isOurProcess(record: Pick<ServerRecord, 'pid' | 'marker'>): bool
   }
 }
 
-/** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone (and reaped). */
 export async function stopProcess(record: Pick<ServerRecord, 'pid' | 'marker'>, graceMs: number): Promise<'stopped' | 'killed' | 'not-running'> {
   if (!isOurProcess(record)) return 'not-running';
   process.kill(record.pid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline) {
-    if (!isOurProcess(record)) return 'stopped';
+  let outcome: 'stopped' | 'killed' = 'stopped';
+  while (isOurProcess(record)) {
+    if (Date.now() > deadline && outcome === 'stopped') {
+      outcome = 'killed';
+      try {
+        process.kill(record.pid, 'SIGKILL');
+      } catch {
+        break;
+      }
+    }
     await sleep(200);
   }
-  try {
-    process.kill(record.pid, 'SIGKILL');
-  } catch {
-    return 'stopped';
+  await awaitReaped(record.pid);
+  return outcome;
+}
+
+/**
+ * A process that exited stays a zombie until its parent reaps it. When the parent is
+ * this Node process (a test that started the stack), libuv reaps on the event loop,
+ * so yield until the pid is gone, for at most 2 s.
+ */
+async function awaitReaped(pid: number): Promise<void> {
+  const deadline = Date.now() + 2_000;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await sleep(50);
   }
-  while (isOurProcess(record)) await sleep(100);
-  return 'killed';
 }
 
 /** Resident set size of a process in bytes (Linux), or undefined. */

@@ -11,7 +11,7 @@ import { loadStackConfig } from '../../stack/stackConfig.ts';
 // A second, private stack on shifted ports, so up/down can be tested without touching
 // the stack the rest of the suite runs on.
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgestream-stack-test-'));
-const config = loadStackConfig({ ...process.env, EDGESTREAM_STACK_PORT_OFFSET: '500', EDGESTREAM_STACK_DIR: runDir });
+const config = loadStackConfig({ ...process.env, EDGESTREAM_STACK_PORT_OFFSET: String(Number(process.env['EDGESTREAM_STACK_PORT_OFFSET'] ?? 0) + 500), EDGESTREAM_STACK_DIR: runDir });
 const lines: string[] = [];
 const log = (line: string) => lines.push(line);
 
