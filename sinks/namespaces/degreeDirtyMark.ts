@@ -1,0 +1,48 @@
+import type { LinkDirection } from './edgeTypeNamespaces.ts';
+import { fnv1a32 } from './fnv1a32.ts';
+import { NamespaceCodecError } from './NamespaceCodecError.ts';
+import { decodeUtf8, encodeUtf8 } from './utf8Text.ts';
+
+/**
+ * A `degree_dirty` mark says "the degree of (edge type, direction, vertex)
+ * may have changed". Marks are spread over a fixed set of partitions
+ * (`shard-<fnv1a32(vertex) mod 16>`) so a recounter can walk them all with 16
+ * slices and one vertex's marks always land in one shard. The key is
+ * `type ␀ out|in ␀ vertex` (UTF-8); the value is empty.
+ */
+export const DEGREE_DIRTY_SHARDS = 16;
+const SEPARATOR = '\u0000';
+const CODEC = 'degreeDirtyKey';
+
+export interface DegreeDirtyMark {
+  readonly edgeType: string;
+  readonly direction: LinkDirection;
+  readonly vertex: string;
+}
+
+/** The partition id holding `vertex`'s marks. */
+export function degreeDirtyShard(vertex: string): string {
+  return `shard-${fnv1a32(encodeUtf8(vertex, CODEC)) % DEGREE_DIRTY_SHARDS}`;
+}
+
+/** Every shard id, for a recounter that walks them all. */
+export function degreeDirtyShards(): readonly string[] {
+  return Array.from({ length: DEGREE_DIRTY_SHARDS }, (_, n) => `shard-${n}`);
+}
+
+export function encodeDegreeDirtyKey(mark: DegreeDirtyMark): Uint8Array {
+  return encodeUtf8(`${mark.edgeType}${SEPARATOR}${mark.direction}${SEPARATOR}${mark.vertex}`, CODEC);
+}
+
+export function decodeDegreeDirtyKey(bytes: Uint8Array): DegreeDirtyMark {
+  const text = decodeUtf8(bytes, CODEC);
+  const first = text.indexOf(SEPARATOR);
+  const second = first < 0 ? -1 : text.indexOf(SEPARATOR, first + 1);
+  if (second < 0) throw new NamespaceCodecError(CODEC, 'expected `type ␀ out|in ␀ vertex`');
+  const direction = text.slice(first + 1, second);
+  if (direction !== 'out' && direction !== 'in') throw new NamespaceCodecError(CODEC, `unknown direction '${direction}'`);
+  const edgeType = text.slice(0, first);
+  const vertex = text.slice(second + 1);
+  if (edgeType === '' || vertex === '') throw new NamespaceCodecError(CODEC, 'edge type and vertex must be non-empty');
+  return { edgeType, direction, vertex };
+}

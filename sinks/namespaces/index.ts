@@ -1,0 +1,37 @@
+// Public surface of sinks/namespaces: namespace names and the pure key/value codec of each (docs/architecture.md §5).
+export { NamespaceCodecError, isNamespaceCodecError } from './NamespaceCodecError.ts';
+export {
+  edgePropsNamespace,
+  forwardLinkNamespace,
+  forwardRecentNamespace,
+  linkNamespace,
+  recentNamespace,
+  reverseLinkNamespace,
+  reverseRecentNamespace,
+  type LinkDirection,
+} from './edgeTypeNamespaces.ts';
+export { DEGREE_DIRTY_NAMESPACE, DEGREES_NAMESPACE, NODE_TOMBSTONES_NAMESPACE } from './globalNamespaces.ts';
+export { edgestreamNamespaces } from './edgestreamNamespaces.ts';
+export { LINK_VALUE_VERSION, LinkState, decodeLinkValue, encodeLinkValue, type LinkValue } from './linkValue.ts';
+export { decodeVertexKey, encodeVertexKey } from './vertexKey.ts';
+export { MAX_TIME, decodeRecentKey, encodeRecentKey, invertTime } from './recentKey.ts';
+export { EDGE_ID_SEPARATOR, edgePropsId } from './edgePropsId.ts';
+export { decodePropertyValue, encodePropertyValue, type PropertyValue } from './propertyValue.ts';
+export { decodePropertyNameKey, encodePropertyNameKey } from './propertyNameKey.ts';
+export {
+  NODE_TOMBSTONE_KEY,
+  NODE_TOMBSTONE_VERSION,
+  decodeNodeTombstoneValue,
+  encodeNodeTombstoneValue,
+  type NodeTombstoneValue,
+} from './nodeTombstoneValue.ts';
+export {
+  DEGREE_DIRTY_SHARDS,
+  decodeDegreeDirtyKey,
+  degreeDirtyShard,
+  degreeDirtyShards,
+  encodeDegreeDirtyKey,
+  type DegreeDirtyMark,
+} from './degreeDirtyMark.ts';
+export { decodeDegreeCount, decodeDegreesKey, encodeDegreeCount, encodeDegreesKey } from './degreeCount.ts';
+export { fnv1a32 } from './fnv1a32.ts';

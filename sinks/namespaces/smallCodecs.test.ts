@@ -1,0 +1,120 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { namespacesSchema } from '../store/storeConfig.ts';
+import { decodeDegreeCount, decodeDegreesKey, encodeDegreeCount, encodeDegreesKey } from './degreeCount.ts';
+import { decodeDegreeDirtyKey, degreeDirtyShard, degreeDirtyShards, encodeDegreeDirtyKey } from './degreeDirtyMark.ts';
+import { edgePropsId } from './edgePropsId.ts';
+import { edgestreamNamespaces } from './edgestreamNamespaces.ts';
+import {
+  edgePropsNamespace,
+  forwardLinkNamespace,
+  forwardRecentNamespace,
+  reverseLinkNamespace,
+  reverseRecentNamespace,
+} from './edgeTypeNamespaces.ts';
+import { fnv1a32 } from './fnv1a32.ts';
+import { decodeVertexKey, encodeVertexKey } from './vertexKey.ts';
+
+const vertex = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).filter((s) => !s.includes('\u0000'));
+
+describe('edge type namespaces', () => {
+  it('names each namespace after the edge type', () => {
+    expect(forwardLinkNamespace('follows')).toBe('follows_out');
+    expect(reverseLinkNamespace('follows')).toBe('follows_in');
+    expect(forwardRecentNamespace('follows')).toBe('follows_out_recent');
+    expect(reverseRecentNamespace('follows')).toBe('follows_in_recent');
+    expect(edgePropsNamespace('follows')).toBe('follows_props');
+  });
+
+  it('lists every namespace a config needs, chunking only property bags, valid for the store config', () => {
+    const list = edgestreamNamespaces({ edgeTypes: [{ name: 'follows' }, { name: 'a_out' }, { name: 'a' }] });
+    expect(list.filter((n) => n.chunking).map((n) => n.name)).toEqual(['follows_props', 'a_out_props', 'a_props']);
+    expect(list.map((n) => n.name).slice(-3)).toEqual(['node_tombstones', 'degree_dirty', 'degrees']);
+    expect(list).toHaveLength(18);
+    expect(namespacesSchema.safeParse(list).success).toBe(true);
+  });
+
+  it('stays valid for the longest edge type the config allows', () => {
+    expect(namespacesSchema.safeParse(edgestreamNamespaces({ edgeTypes: [{ name: 'a'.repeat(30) }] })).success).toBe(true);
+  });
+});
+
+describe('vertexKey', () => {
+  it('is the UTF-8 bytes and round-trips', () => {
+    expect([...encodeVertexKey('é')]).toEqual([0xc3, 0xa9]);
+    fc.assert(
+      fc.property(vertex, (v) => {
+        expect(decodeVertexKey(encodeVertexKey(v))).toBe(v);
+      }),
+    );
+    expect(() => decodeVertexKey(Uint8Array.of(0xff))).toThrow(/vertexKey: bytes are not valid UTF-8/);
+  });
+});
+
+describe('edgePropsId', () => {
+  it('is direction-agnostic: min ␀ max by UTF-8 bytes', () => {
+    expect(edgePropsId('bob', 'alice')).toBe('alice\u0000bob');
+    expect(edgePropsId('alice', 'bob')).toBe('alice\u0000bob');
+    expect(edgePropsId('v', 'v')).toBe('v\u0000v');
+    // UTF-16 order would put U+FF61 after U+1F600's high surrogate; UTF-8 byte order does not.
+    expect(edgePropsId('\u{1f600}', '\uff61')).toBe('\uff61\u0000\u{1f600}');
+    fc.assert(
+      fc.property(vertex, vertex, (a, b) => {
+        expect(edgePropsId(a, b)).toBe(edgePropsId(b, a));
+      }),
+    );
+  });
+});
+
+describe('fnv1a32', () => {
+  it('matches the reference vectors', () => {
+    expect(fnv1a32(new Uint8Array(0))).toBe(0x811c9dc5);
+    expect(fnv1a32(Buffer.from('a'))).toBe(0xe40c292c);
+    expect(fnv1a32(Buffer.from('foobar'))).toBe(0xbf9cf968);
+  });
+});
+
+describe('degree_dirty marks', () => {
+  it('shards by fnv1a32(vertex) mod 16', () => {
+    expect(degreeDirtyShard('a')).toBe(`shard-${0xe40c292c % 16}`);
+    expect(degreeDirtyShards()).toHaveLength(16);
+    fc.assert(
+      fc.property(vertex, (v) => {
+        expect(degreeDirtyShards()).toContain(degreeDirtyShard(v));
+      }),
+    );
+  });
+
+  it('keys round-trip, vertices containing separators-like text included', () => {
+    expect(Buffer.from(encodeDegreeDirtyKey({ edgeType: 'follows', direction: 'in', vertex: 'bob' })).toString()).toBe('follows\u0000in\u0000bob');
+    fc.assert(
+      fc.property(fc.constantFrom('out' as const, 'in' as const), vertex, (direction, v) => {
+        const mark = { edgeType: 'follows', direction, vertex: v };
+        expect(decodeDegreeDirtyKey(encodeDegreeDirtyKey(mark))).toEqual(mark);
+      }),
+    );
+  });
+
+  it.each([['follows'], ['follows\u0000sideways\u0000bob'], ['\u0000out\u0000bob'], ['follows\u0000out\u0000']])('rejects the key %j', (text) => {
+    expect(() => decodeDegreeDirtyKey(Buffer.from(text))).toThrow(/degreeDirtyKey/);
+  });
+});
+
+describe('degrees', () => {
+  it('keys are type ␀ direction and round-trip', () => {
+    expect(Buffer.from(encodeDegreesKey('likes', 'out')).toString()).toBe('likes\u0000out');
+    expect(decodeDegreesKey(encodeDegreesKey('likes', 'in'))).toEqual({ edgeType: 'likes', direction: 'in' });
+    expect(() => decodeDegreesKey(Buffer.from('likes'))).toThrow(/degreesKey/);
+  });
+
+  it('counts are u64 BE and round-trip', () => {
+    expect([...encodeDegreeCount(258n)]).toEqual([0, 0, 0, 0, 0, 0, 1, 2]);
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), (n) => {
+        expect(decodeDegreeCount(encodeDegreeCount(n))).toBe(n);
+      }),
+    );
+    expect(() => decodeDegreeCount(Uint8Array.of(1))).toThrow(/exactly 8 bytes/);
+    expect(() => encodeDegreeCount(-1n)).toThrow(/unsigned 64-bit/);
+  });
+});
