@@ -1,0 +1,107 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { encodePropertyValue, type PropertyValue } from '../../sinks/namespaces/propertyValue.ts';
+import { defaultEdgestreamConfig } from '../config/edgestreamConfig.ts';
+import type { EdgeMutation } from '../generated/EdgeMutation.ts';
+import { propertyValueBytes } from './propertyValueBytes.ts';
+import { validateEdgeMutation } from './validateEdgeMutation.ts';
+
+const config = defaultEdgestreamConfig({
+  limits: { maxVertexIdBytes: 8, maxMutationIdBytes: 6, maxProperties: 2, maxPropertyNameBytes: 5, maxPropertyBagBytes: 24, maxFutureSkewMs: 1000 },
+});
+const NOW = 1_700_000_000_000_000n;
+
+const add: EdgeMutation = {
+  mutation_id: 'm1',
+  op: 'ADD_EDGE',
+  edge_type: 'follows',
+  src: 'alice',
+  dst: 'bob',
+  event_time: NOW,
+  properties: { since: 2020n },
+  property_keys: [],
+};
+const removeNode: EdgeMutation = { ...add, op: 'REMOVE_NODE', edge_type: '', dst: '', properties: {} };
+const removeProps: EdgeMutation = { ...add, op: 'REMOVE_PROPERTIES', properties: {}, property_keys: ['since'] };
+
+/** A properties object carrying an own "__proto__" key, as a careful decoder would build it. */
+const ownProto = (): EdgeMutation['properties'] => Object.defineProperty({}, '__proto__', { value: 1, enumerable: true });
+
+describe('validateEdgeMutation', () => {
+  it.each<[string, EdgeMutation]>([
+    ['an ADD_EDGE with properties', add],
+    ['a self-loop', { ...add, src: 'v', dst: 'v' }],
+    ['a REMOVE_NODE with empty edge type and dst', removeNode],
+    ['a REMOVE_PROPERTIES with keys', removeProps],
+    ['a REMOVE_PROPERTIES with no keys (clears the bag)', { ...removeProps, property_keys: [] }],
+    ['ids of exactly the byte limit', { ...add, src: 'ééé12', mutation_id: 'm12345' }],
+    ['event_time exactly at the future skew limit', { ...add, event_time: NOW + 1_000_000n }],
+    ['null, boolean and double values', { ...add, properties: { a: null, b: true }, op: 'SET_PROPERTIES' }],
+    ['a double and a string value', { ...add, properties: { c: 1.5, d: 'x' } }],
+    ['NaN and bytes values', { ...add, properties: { n: NaN, b: Buffer.from([1]) } }],
+  ])('accepts %s', (_, event) => {
+    expect(validateEdgeMutation(event, config, NOW)).toEqual({ ok: true, event });
+  });
+
+  it.each<[string, unknown, string, RegExp]>([
+    ['an empty src', { ...add, src: '' }, 'src', /must not be empty/],
+    ['a src over the byte limit (UTF-8 bytes, not characters)', { ...add, src: 'éééé1' }, 'src', /9 UTF-8 bytes, more than the 8/],
+    ['U+0000 in dst', { ...add, dst: 'b\u0000b' }, 'dst', /U\+0000/],
+    ['a lone surrogate in src', { ...add, src: 'a\ud800' }, 'src', /lone UTF-16 surrogate/],
+    ['an empty dst on an edge op', { ...add, dst: '' }, 'dst', /must not be empty/],
+    ['an unknown edge type', { ...add, edge_type: 'blocks' }, 'edge_type', /unknown edge type 'blocks'/],
+    ['an empty edge type on an edge op', { ...add, edge_type: '' }, 'edge_type', /unknown edge type ''/],
+    ['REMOVE_NODE with an edge type', { ...removeNode, edge_type: 'follows' }, 'edge_type', /must be empty for REMOVE_NODE/],
+    ['REMOVE_NODE with a dst', { ...removeNode, dst: 'bob' }, 'dst', /must be empty for REMOVE_NODE/],
+    ['an empty mutation id', { ...add, mutation_id: '' }, 'mutation_id', /must not be empty/],
+    ['a mutation id over the limit', { ...add, mutation_id: 'm123456' }, 'mutation_id', /7 UTF-8 bytes, more than the 6/],
+    ['U+0000 in the mutation id', { ...add, mutation_id: 'm\u0000' }, 'mutation_id', /U\+0000/],
+    ['too many properties', { ...add, properties: { a: 1n, b: 2n, c: 3n } }, 'properties', /3 properties, more than the 2/],
+    ['a long property name', { ...add, properties: { abcdef: 1n } }, 'properties.abcdef', /6 UTF-8 bytes/],
+    ['an empty property name', { ...add, properties: { '': 1n } }, 'properties.', /must not be empty/],
+    ['the property name "constructor"', { ...add, properties: { constructor: 1n } }, 'properties.constructor', /reserved/],
+    ['the property name "prototype"', { ...add, properties: { prototype: 1n } }, 'properties.prototype', /reserved/],
+    ['an own "__proto__" property', { ...add, properties: ownProto() }, 'properties.__proto__', /reserved/],
+    ['a "__proto__" decoded into the prototype', { ...add, properties: Object.setPrototypeOf({}, { x: 1 }) }, 'properties', /not a plain object/],
+    ['a property bag over the byte limit', { ...add, properties: { a: 'x'.repeat(12), b: 'y'.repeat(9) } }, 'properties', /encodes to 25 bytes \(names \+ values\), more than the 24/],
+    ['properties on REMOVE_EDGE', { ...add, op: 'REMOVE_EDGE' }, 'properties', /must be empty for REMOVE_EDGE/],
+    ['properties on REMOVE_NODE', { ...removeNode, properties: { a: 1n } }, 'properties', /must be empty for REMOVE_NODE/],
+    ['property_keys on SET_PROPERTIES', { ...add, op: 'SET_PROPERTIES', property_keys: ['a'] }, 'property_keys', /only REMOVE_PROPERTIES/],
+    ['a reserved key to remove', { ...removeProps, property_keys: ['since', '__proto__'] }, 'property_keys.1', /reserved/],
+    ['too many keys to remove', { ...removeProps, property_keys: ['a', 'b', 'c'] }, 'property_keys', /3 keys/],
+    ['an event time before minEventTimeMicros', { ...add, event_time: 1_700_000_000n }, 'event_time', /before minEventTimeMicros/],
+    ['an event time too far in the future', { ...add, event_time: NOW + 1_000_001n }, 'event_time', /more than 1000 ms after/],
+    ['an event time above 2^63-1', { ...add, event_time: 2n ** 63n }, 'event_time', /above 2\^63-1/],
+    ['a number event time (not a decoded long)', { ...add, event_time: 5 }, 'event_time', /bigint/i],
+    ['an unknown op', { ...add, op: 'UPSERT' }, 'op', /./],
+    ['a property value of a foreign type', { ...add, properties: { a: { nested: 1 } } }, 'properties.a', /./],
+    ['a lone surrogate in a string value', { ...add, properties: { a: '\udc00' } }, 'properties.a', /lone UTF-16 surrogate/],
+    ['a missing field', { ...add, src: undefined }, 'src', /./],
+  ])('rejects %s, naming the field', (_, event, field, reason) => {
+    const result = validateEdgeMutation(event, config, NOW);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.field).toBe(field);
+    expect(result.reason).toMatch(reason);
+  });
+
+  it('rejects a non-object', () => {
+    expect(validateEdgeMutation('nope', config, NOW)).toMatchObject({ ok: false, field: '(event)' });
+  });
+
+  it('counts the property bag exactly as the property codec encodes it', () => {
+    const value: fc.Arbitrary<PropertyValue> = fc.oneof(
+      fc.constant(null),
+      fc.boolean(),
+      fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+      fc.double(),
+      fc.string({ unit: 'grapheme' }),
+      fc.uint8Array().map((b) => Buffer.from(b)),
+    );
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(propertyValueBytes(v)).toBe(encodePropertyValue(v).length);
+      }),
+    );
+  });
+});
