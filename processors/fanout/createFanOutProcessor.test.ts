@@ -1,0 +1,301 @@
+import { describe, expect, it } from 'vitest';
+import {
+  degreeDirtyShard,
+  encodeLinkValue,
+  encodeNodeTombstoneValue,
+  forwardLinkNamespace,
+  NODE_TOMBSTONES_NAMESPACE,
+  type LinkValue,
+} from '../../sinks/namespaces/index.ts';
+import type { Cell } from '../../sinks/store/TwoLevelMapStore.ts';
+import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
+import { readResultsFrom } from '../../test/support/model/readResultsFrom.ts';
+import { renderMutations } from '../../test/support/model/renderMutation.ts';
+import type { ProcessorOutput } from '../contract/EventProcessor.ts';
+import { createFanOutProcessor } from './createFanOutProcessor.ts';
+
+const fanOut = createFanOutProcessor({ edgeTypes: [{ name: 'follows' }, { name: 'likes' }] });
+const ctx = { wallClockMicros: 777n };
+
+const event = (e: Partial<EdgeMutation>): EdgeMutation => ({
+  mutation_id: 'm1',
+  op: 'ADD_EDGE',
+  edge_type: 'follows',
+  src: 'alice',
+  dst: 'bob',
+  event_time: 100n,
+  properties: {},
+  property_keys: [],
+  ...e,
+});
+
+/** What the store holds before the event: node tombstones by vertex, and the forward link of the event's edge. */
+interface Existing {
+  readonly tombstones?: Readonly<Record<string, { readonly time: bigint; readonly mutationId: string }>>;
+  readonly forward?: LinkValue;
+}
+
+function run(e: EdgeMutation, existing: Existing = {}): ProcessorOutput {
+  const lookup = (r: { namespace: string; id: string }): Cell | undefined => {
+    if (r.namespace === NODE_TOMBSTONES_NAMESPACE) {
+      const t = existing.tombstones?.[r.id];
+      const value = t && encodeNodeTombstoneValue({ mutationId: t.mutationId, writtenAtMicros: 1n });
+      return t && value ? { key: new Uint8Array(0), value, writeTime: t.time } : undefined;
+    }
+    if (r.namespace === forwardLinkNamespace(e.edge_type) && existing.forward !== undefined) {
+      return { key: Buffer.from(e.dst), value: encodeLinkValue(existing.forward), writeTime: existing.forward.time };
+    }
+    return undefined;
+  };
+  return fanOut.process(e, readResultsFrom(fanOut.reads(e), lookup), ctx);
+}
+
+const marks = (type: string, src: string, dst: string): string[] => {
+  const out = `${type}/out/${src}`;
+  const into = `${type}/in/${dst}`;
+  const [s, d] = [degreeDirtyShard(src), degreeDirtyShard(dst)];
+  return s === d
+    ? [`degree_dirty[${s}] @runtime put ${out} = ''`, `degree_dirty[${s}] @runtime put ${into} = ''`]
+    : [`degree_dirty[${s}] @runtime put ${out} = ''`, `degree_dirty[${d}] @runtime put ${into} = ''`];
+};
+
+describe('fan-out: event → exact writes', () => {
+  it.each<[string, EdgeMutation, Existing, string[], string[]]>([
+    [
+      'ADD_EDGE fans out to forward, reverse, both recent indexes and one props row per property (ordered by name)',
+      event({ properties: { weight: 1.5, since: 2020n } }),
+      {},
+      [
+        'follows_out[alice] @100 put bob = ACTIVE@100 m1',
+        'follows_in[bob] @100 put alice = ACTIVE@100 m1',
+        'follows_out_recent[alice] @100 put (100,bob) = m1',
+        'follows_in_recent[bob] @100 put (100,alice) = m1',
+        'follows_props[alice␀bob] @100 put since = 2020n',
+        'follows_props[alice␀bob] @100 put weight = 1.5',
+      ],
+      marks('follows', 'alice', 'bob'),
+    ],
+    [
+      'reverse link swaps endpoints; the props bag id does not',
+      event({ src: 'bob', dst: 'alice', properties: { close: true } }),
+      {},
+      [
+        'follows_out[bob] @100 put alice = ACTIVE@100 m1',
+        'follows_in[alice] @100 put bob = ACTIVE@100 m1',
+        'follows_out_recent[bob] @100 put (100,alice) = m1',
+        'follows_in_recent[alice] @100 put (100,bob) = m1',
+        'follows_props[alice␀bob] @100 put close = true',
+      ],
+      marks('follows', 'bob', 'alice'),
+    ],
+    [
+      'ADD_EDGE without properties writes no props row; the edge type picks the namespaces',
+      event({ edge_type: 'likes' }),
+      {},
+      [
+        'likes_out[alice] @100 put bob = ACTIVE@100 m1',
+        'likes_in[bob] @100 put alice = ACTIVE@100 m1',
+        'likes_out_recent[alice] @100 put (100,bob) = m1',
+        'likes_in_recent[bob] @100 put (100,alice) = m1',
+      ],
+      marks('likes', 'alice', 'bob'),
+    ],
+    [
+      'REMOVE_EDGE of an unknown link marks both sides REMOVED and keeps properties',
+      event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }),
+      {},
+      ['follows_out[alice] @100 put bob = REMOVED@100 m2', 'follows_in[bob] @100 put alice = REMOVED@100 m2'],
+      marks('follows', 'alice', 'bob'),
+    ],
+    [
+      'REMOVE_EDGE after a known ADD deletes the superseded recent entries',
+      event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }),
+      { forward: { state: 'ACTIVE', time: 90n, mutationId: 'm0' } },
+      [
+        'follows_out[alice] @100 put bob = REMOVED@100 m2',
+        'follows_in[bob] @100 put alice = REMOVED@100 m2',
+        'follows_out_recent[alice] @100 del (90,bob)',
+        'follows_in_recent[bob] @100 del (90,alice)',
+      ],
+      marks('follows', 'alice', 'bob'),
+    ],
+    [
+      'REMOVE_EDGE older than the known ADD leaves its recent entries alone',
+      event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }),
+      { forward: { state: 'ACTIVE', time: 120n, mutationId: 'm0' } },
+      ['follows_out[alice] @100 put bob = REMOVED@100 m2', 'follows_in[bob] @100 put alice = REMOVED@100 m2'],
+      marks('follows', 'alice', 'bob'),
+    ],
+    [
+      'REMOVE_EDGE of a link already REMOVED deletes no recent entries',
+      event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }),
+      { forward: { state: 'REMOVED', time: 90n, mutationId: 'm0' } },
+      ['follows_out[alice] @100 put bob = REMOVED@100 m2', 'follows_in[bob] @100 put alice = REMOVED@100 m2'],
+      marks('follows', 'alice', 'bob'),
+    ],
+    [
+      "an ADD older than the dst's node tombstone becomes a removal at the tombstone time, with the removal's id, and clears the bag",
+      event({ properties: { since: 1n } }),
+      { tombstones: { bob: { time: 150n, mutationId: 'rm-bob' } } },
+      [
+        'follows_out[alice] @150 put bob = REMOVED@150 rm-bob',
+        'follows_in[bob] @150 put alice = REMOVED@150 rm-bob',
+        'follows_props[alice␀bob] @150 clear',
+      ],
+      marks('follows', 'alice', 'bob'),
+    ],
+    [
+      'an ADD at exactly the node tombstone time is removed (REMOVED wins ties)',
+      event({}),
+      { tombstones: { alice: { time: 100n, mutationId: 'rm-alice' } } },
+      [
+        'follows_out[alice] @100 put bob = REMOVED@100 rm-alice',
+        'follows_in[bob] @100 put alice = REMOVED@100 rm-alice',
+        'follows_props[alice␀bob] @100 clear',
+      ],
+      marks('follows', 'alice', 'bob'),
+    ],
+    [
+      'an ADD newer than a node tombstone stays an ADD and still clears the bag at the tombstone time',
+      event({ properties: { since: 1n } }),
+      { tombstones: { bob: { time: 50n, mutationId: 'rm-bob' } } },
+      [
+        'follows_out[alice] @100 put bob = ACTIVE@100 m1',
+        'follows_in[bob] @100 put alice = ACTIVE@100 m1',
+        'follows_out_recent[alice] @100 put (100,bob) = m1',
+        'follows_in_recent[bob] @100 put (100,alice) = m1',
+        'follows_props[alice␀bob] @100 put since = 1n',
+        'follows_props[alice␀bob] @50 clear',
+      ],
+      marks('follows', 'alice', 'bob'),
+    ],
+    [
+      "a REMOVE_EDGE older than the src's node tombstone is rewritten to the tombstone time and cleans the recent index there",
+      event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }),
+      { tombstones: { alice: { time: 150n, mutationId: 'rm-alice' } }, forward: { state: 'ACTIVE', time: 120n, mutationId: 'm0' } },
+      [
+        'follows_out[alice] @150 put bob = REMOVED@150 rm-alice',
+        'follows_in[bob] @150 put alice = REMOVED@150 rm-alice',
+        'follows_out_recent[alice] @150 del (120,bob)',
+        'follows_in_recent[bob] @150 del (120,alice)',
+        'follows_props[alice␀bob] @150 clear',
+      ],
+      marks('follows', 'alice', 'bob'),
+    ],
+    [
+      'a REMOVE_EDGE at the node tombstone time keeps whichever REMOVED value has the greater mutation id',
+      event({ op: 'REMOVE_EDGE', mutation_id: 'z-remove' }),
+      { tombstones: { bob: { time: 100n, mutationId: 'rm-bob' } } },
+      [
+        'follows_out[alice] @100 put bob = REMOVED@100 z-remove',
+        'follows_in[bob] @100 put alice = REMOVED@100 z-remove',
+        'follows_props[alice␀bob] @100 clear',
+      ],
+      marks('follows', 'alice', 'bob'),
+    ],
+    [
+      'with both endpoints removed the newer removal wins the link, and both clear the bag',
+      event({}),
+      { tombstones: { alice: { time: 120n, mutationId: 'rm-alice' }, bob: { time: 150n, mutationId: 'rm-bob' } } },
+      [
+        'follows_out[alice] @150 put bob = REMOVED@150 rm-bob',
+        'follows_in[bob] @150 put alice = REMOVED@150 rm-bob',
+        'follows_props[alice␀bob] @120 clear',
+        'follows_props[alice␀bob] @150 clear',
+      ],
+      marks('follows', 'alice', 'bob'),
+    ],
+    [
+      'a self-loop is an ordinary edge with one bag v␀v',
+      event({ src: 'v', dst: 'v', properties: { self: 'yes' } }),
+      { tombstones: { v: { time: 10n, mutationId: 'rm-v' } } },
+      [
+        'follows_out[v] @100 put v = ACTIVE@100 m1',
+        'follows_in[v] @100 put v = ACTIVE@100 m1',
+        'follows_out_recent[v] @100 put (100,v) = m1',
+        'follows_in_recent[v] @100 put (100,v) = m1',
+        'follows_props[v␀v] @100 put self = "yes"',
+        'follows_props[v␀v] @10 clear',
+      ],
+      marks('follows', 'v', 'v'),
+    ],
+    [
+      'SET_PROPERTIES writes one props row per property and nothing else',
+      event({ op: 'SET_PROPERTIES', properties: { b: null, a: Buffer.from([0xca, 0xfe]) } }),
+      { tombstones: { bob: { time: 150n, mutationId: 'rm-bob' } } },
+      ['follows_props[alice␀bob] @100 put a = 0xcafe', 'follows_props[alice␀bob] @100 put b = null'],
+      [],
+    ],
+    [
+      'REMOVE_PROPERTIES writes a tombstone per named key (sorted, duplicates once)',
+      event({ op: 'REMOVE_PROPERTIES', property_keys: ['since', 'close', 'since'] }),
+      {},
+      ['follows_props[alice␀bob] @100 del close', 'follows_props[alice␀bob] @100 del since'],
+      [],
+    ],
+    [
+      'REMOVE_PROPERTIES with no keys clears the bag',
+      event({ op: 'REMOVE_PROPERTIES' }),
+      {},
+      ['follows_props[alice␀bob] @100 clear'],
+      [],
+    ],
+    [
+      'REMOVE_NODE writes the node tombstone at its event time with the processing wall clock',
+      event({ op: 'REMOVE_NODE', edge_type: '', dst: '', mutation_id: 'rm-alice' }),
+      {},
+      ["node_tombstones[alice] @100 put '' = rm-alice written 777"],
+      [],
+    ],
+  ])('%s', (_, e, existing, writes, followUps) => {
+    const output = run(e, existing);
+    expect(renderMutations(output.writes)).toEqual(writes);
+    expect(renderMutations(output.followUps)).toEqual(followUps);
+    expect(output.emits).toEqual([]);
+  });
+});
+
+describe('fan-out reads', () => {
+  const render = (e: EdgeMutation): string[] => fanOut.reads(e).map((r) => `${r.namespace}[${r.id}] ${Buffer.from(r.key).toString()}`);
+
+  it.each<[string, EdgeMutation, string[]]>([
+    ['ADD_EDGE reads both node tombstones', event({}), ['node_tombstones[alice] ', 'node_tombstones[bob] ']],
+    [
+      'REMOVE_EDGE also reads the forward link',
+      event({ op: 'REMOVE_EDGE' }),
+      ['node_tombstones[alice] ', 'node_tombstones[bob] ', 'follows_out[alice] bob'],
+    ],
+    ['a self-loop reads its one tombstone once', event({ src: 'v', dst: 'v' }), ['node_tombstones[v] ']],
+    ['SET_PROPERTIES reads nothing', event({ op: 'SET_PROPERTIES', properties: { a: 1n } }), []],
+    ['REMOVE_PROPERTIES reads nothing', event({ op: 'REMOVE_PROPERTIES' }), []],
+    ['REMOVE_NODE reads nothing', event({ op: 'REMOVE_NODE', edge_type: '', dst: '' }), []],
+  ])('%s', (_, e, reads) => {
+    expect(render(e)).toEqual(reads);
+  });
+});
+
+describe('fan-out determinism and errors', () => {
+  const cases: [string, EdgeMutation, Existing][] = [
+    ['ADD_EDGE', event({ properties: { a: 1n, b: 'x', c: 2.5 } }), {}],
+    ['REMOVE_EDGE', event({ op: 'REMOVE_EDGE' }), { forward: { state: 'ACTIVE', time: 90n, mutationId: 'm0' } }],
+    ['a rewritten ADD', event({}), { tombstones: { bob: { time: 150n, mutationId: 'rm' } } }],
+    ['REMOVE_NODE', event({ op: 'REMOVE_NODE', edge_type: '', dst: '' }), {}],
+  ];
+
+  it.each(cases)('processing the same %s twice gives byte-identical output', (_, e, existing) => {
+    expect(run(e, existing)).toStrictEqual(run(e, existing));
+  });
+
+  it('property map order does not change the output', () => {
+    expect(run(event({ properties: { a: 1n, b: 2n } }))).toStrictEqual(run(event({ properties: { b: 2n, a: 1n } })));
+  });
+
+  it('throws on an edge type the config does not declare (validation should have caught it)', () => {
+    expect(() => run(event({ edge_type: 'blocks' }))).toThrow(/edge type 'blocks' is not configured/);
+  });
+
+  it('throws when it reads a cell it did not request', () => {
+    const e = event({ op: 'REMOVE_EDGE' });
+    expect(() => fanOut.process(e, readResultsFrom([], () => undefined), ctx)).toThrow(/unrequested/);
+  });
+});

@@ -1,0 +1,59 @@
+import { EdgeOp, type EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
+import type { EventProcessor, ProcessorOutput } from '../contract/EventProcessor.ts';
+import { degreeDirtyFollowUps } from './degreeDirtyFollowUps.ts';
+import { fanOutReads } from './fanOutReads.ts';
+import { linkOpWrites } from './linkOpWrites.ts';
+import { nodeRemovalWrites } from './nodeRemovalWrites.ts';
+import { propertyOpWrites } from './propertyOpWrites.ts';
+import { createWriteBatch } from './WriteBatch.ts';
+
+export interface FanOutConfig {
+  readonly edgeTypes: readonly { readonly name: string }[];
+}
+
+/**
+ * The fan-out stage: one validated EdgeMutation → the writes of
+ * docs/architecture.md §5 into the link, recent-index, property and node
+ * tombstone namespaces, all at the event's own time (or a node removal's),
+ * plus degree_dirty follow-ups for link ops. No emits: the REMOVE_NODE
+ * cascade is a separate runner (processors/cascade).
+ *
+ * `writes` may contain ClearingMutations (`clear: true`), which the runtime
+ * must execute as partition clears (see contract/ClearingMutation.ts).
+ *
+ * Pure and deterministic in (event, reads, ctx); the wall clock only enters
+ * REMOVE_NODE's tombstone value. Throws on an edge type the config does not
+ * declare: validation rejects those, so reaching here is a bug.
+ */
+export function createFanOutProcessor(config: FanOutConfig): EventProcessor<EdgeMutation> {
+  const edgeTypes = new Set(config.edgeTypes.map((t) => t.name));
+  return {
+    name: 'fan-out',
+    reads: fanOutReads,
+    process(event, reads, ctx): ProcessorOutput {
+      const batch = createWriteBatch();
+      if (event.op !== EdgeOp.REMOVE_NODE && !edgeTypes.has(event.edge_type)) {
+        throw new Error(`fan-out: edge type '${event.edge_type}' is not configured (validation should have rejected ${event.mutation_id})`);
+      }
+      switch (event.op) {
+        case EdgeOp.ADD_EDGE:
+        case EdgeOp.REMOVE_EDGE:
+          linkOpWrites(event, reads, batch);
+          return { writes: batch.mutations(), followUps: degreeDirtyFollowUps(event), emits: [] };
+        case EdgeOp.SET_PROPERTIES:
+        case EdgeOp.REMOVE_PROPERTIES:
+          propertyOpWrites(event, batch);
+          return { writes: batch.mutations(), followUps: [], emits: [] };
+        case EdgeOp.REMOVE_NODE:
+          nodeRemovalWrites(event, ctx.wallClockMicros, batch);
+          return { writes: batch.mutations(), followUps: [], emits: [] };
+        default:
+          return assertNever(event.op);
+      }
+    },
+  };
+}
+
+function assertNever(op: never): never {
+  throw new Error(`fan-out: unknown op ${String(op)}`);
+}

@@ -1,0 +1,36 @@
+import { encodeVertexKey, forwardLinkNamespace, NODE_TOMBSTONE_KEY, NODE_TOMBSTONES_NAMESPACE } from '../../sinks/namespaces/index.ts';
+import { EdgeOp, type EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
+import type { ReadRequest } from '../contract/EventProcessor.ts';
+
+/** The point read of `vertex`'s node tombstone. */
+export const nodeTombstoneRead = (vertex: string): ReadRequest => ({
+  namespace: NODE_TOMBSTONES_NAMESPACE,
+  id: vertex,
+  key: NODE_TOMBSTONE_KEY,
+});
+
+/** The point read of the current forward link `T_out[src][dst]`. */
+export const forwardLinkRead = (edgeType: string, src: string, dst: string): ReadRequest => ({
+  namespace: forwardLinkNamespace(edgeType),
+  id: src,
+  key: encodeVertexKey(dst),
+});
+
+/**
+ * What the fan-out reads before processing `event`:
+ * - link ops (ADD_EDGE, REMOVE_EDGE): both endpoints' node tombstones (one
+ *   read for a self-loop), so an op older than a node removal cannot
+ *   resurrect the edge;
+ * - REMOVE_EDGE also the current forward link, to delete the `*_recent`
+ *   entries the removal supersedes;
+ * - property ops and REMOVE_NODE: nothing. Property ops need no tombstone
+ *   check: the bag clear a node removal causes is a partition tombstone,
+ *   which also hides older property writes that arrive after it.
+ */
+export function fanOutReads(event: EdgeMutation): ReadRequest[] {
+  if (event.op !== EdgeOp.ADD_EDGE && event.op !== EdgeOp.REMOVE_EDGE) return [];
+  const reads = [nodeTombstoneRead(event.src)];
+  if (event.dst !== event.src) reads.push(nodeTombstoneRead(event.dst));
+  if (event.op === EdgeOp.REMOVE_EDGE) reads.push(forwardLinkRead(event.edge_type, event.src, event.dst));
+  return reads;
+}

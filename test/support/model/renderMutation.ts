@@ -1,0 +1,64 @@
+import {
+  decodeDegreeDirtyKey,
+  decodeLinkValue,
+  decodeNodeTombstoneValue,
+  decodePropertyValue,
+  decodeRecentKey,
+  decodeVertexKey,
+} from '../../../sinks/namespaces/index.ts';
+import type { Mutation } from '../../../sinks/store/TwoLevelMapStore.ts';
+
+/**
+ * One line per cell operation of a fan-out write, decoded with the
+ * namespace's codec, so table-driven tests can state exact writes readably:
+ *
+ *   follows_out[alice] @100 put bob = ACTIVE@100 m1
+ *   follows_out_recent[alice] @100 del (90,bob)
+ *   follows_props[alice␀bob] @100 clear
+ *
+ * Unicode NUL in ids renders as ␀. `writeTime` undefined (a follow-up) renders as `@runtime`.
+ */
+export function renderMutation(m: Omit<Mutation, 'writeTime'> & { readonly writeTime?: bigint; readonly clear?: boolean }): string[] {
+  const head = `${m.namespace}[${m.id.replaceAll('\u0000', '␀')}] @${m.writeTime ?? 'runtime'}`;
+  const lines: string[] = [];
+  if (m.clear === true) lines.push(`${head} clear`);
+  for (const key of m.deletions) lines.push(`${head} del ${renderKey(m.namespace, key)}`);
+  for (const { key, value } of m.additions) lines.push(`${head} put ${renderKey(m.namespace, key)} = ${renderValue(m.namespace, value)}`);
+  return lines;
+}
+
+export const renderMutations = (ms: readonly Parameters<typeof renderMutation>[0][]): string[] => ms.flatMap(renderMutation);
+
+function renderKey(namespace: string, key: Uint8Array): string {
+  if (namespace.endsWith('_recent')) {
+    const { time, peer } = decodeRecentKey(key);
+    return `(${time},${peer})`;
+  }
+  if (namespace === 'degree_dirty') {
+    const mark = decodeDegreeDirtyKey(key);
+    return `${mark.edgeType}/${mark.direction}/${mark.vertex}`;
+  }
+  if (namespace === 'node_tombstones') return "''";
+  return decodeVertexKey(key);
+}
+
+function renderValue(namespace: string, value: Uint8Array): string {
+  if (namespace.endsWith('_out') || namespace.endsWith('_in')) {
+    const link = decodeLinkValue(value);
+    return `${link.state}@${link.time} ${link.mutationId}`;
+  }
+  if (namespace.endsWith('_props')) return renderProperty(decodePropertyValue(value));
+  if (namespace === 'node_tombstones') {
+    const t = decodeNodeTombstoneValue(value);
+    return `${t.mutationId} written ${t.writtenAtMicros}`;
+  }
+  if (namespace === 'degree_dirty') return value.length === 0 ? "''" : 'non-empty!';
+  return Buffer.from(value).toString('utf8');
+}
+
+function renderProperty(v: ReturnType<typeof decodePropertyValue>): string {
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Buffer.isBuffer(v)) return `0x${v.toString('hex')}`;
+  return String(v);
+}
