@@ -3,3 +3,7 @@ export type { EventProcessor, ReadRequest, ReadResults, ProcessContext, Emit, Lo
 export { NO_OUTPUT } from './contract/EventProcessor.ts';
 export { clearPartition, isClearingMutation, type ClearingMutation } from './contract/ClearingMutation.ts';
 export { createFanOutProcessor, type FanOutConfig } from './fanout/createFanOutProcessor.ts';
+export { cascadeEventsForPage, type CascadeOptions } from './cascade/cascadeEventsForPage.ts';
+export { cascadeMutationId } from './cascade/cascadeMutationId.ts';
+export { countActiveLinks } from './counts/countActiveLinks.ts';
+export { recountTargetOf, type RecountTarget } from './counts/recountTargetOf.ts';
