@@ -1,0 +1,52 @@
+import type { Clock } from './Clock.ts';
+
+/** `initialMs · 2^(attempt-1)`, capped at `maxMs`; attempt 1 waits `initialMs`. */
+export function backoffMs(attempt: number, initialMs: number, maxMs: number): number {
+  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError(`attempt must be an integer >= 1, got ${attempt}`);
+  // 2^31 already exceeds any sane cap; clamping the exponent keeps the number finite.
+  return Math.min(maxMs, initialMs * 2 ** Math.min(attempt - 1, 31));
+}
+
+export interface RetryPolicy {
+  /** Total time the retries of one step may take, measured from the first failure. */
+  readonly budgetMs: number;
+  readonly initialBackoffMs: number;
+  readonly maxBackoffMs: number;
+}
+
+/** The back-offs of one step: `wait()` sleeps the next back-off, or returns false when it would overrun the budget. */
+export interface RetrySchedule {
+  wait(): Promise<boolean>;
+  /** Back-offs slept so far. */
+  readonly attempts: number;
+}
+
+/**
+ * Starts a retry schedule now. While sleeping it calls `heartbeat` at least
+ * every `heartbeatEveryMs`, so a consumer retrying inside `eachBatch` keeps
+ * its group membership (kafkajs heartbeats only when asked to).
+ */
+export function startRetrySchedule(
+  policy: RetryPolicy,
+  clock: Clock,
+  heartbeat: () => Promise<void> = async () => {},
+  heartbeatEveryMs = 1_000,
+): RetrySchedule {
+  const deadline = clock.nowMs() + policy.budgetMs;
+  let attempts = 0;
+  return {
+    get attempts() {
+      return attempts;
+    },
+    async wait() {
+      const delay = backoffMs(attempts + 1, policy.initialBackoffMs, policy.maxBackoffMs);
+      if (clock.nowMs() + delay > deadline) return false;
+      attempts++;
+      for (let left = delay; left > 0; left -= heartbeatEveryMs) {
+        await clock.sleep(Math.min(left, heartbeatEveryMs));
+        await heartbeat();
+      }
+      return true;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { Emit, ReadRequest } from '../../processors/index.ts';
+import type { Cell } from '../../sinks/store/index.ts';
+
+/** A partition the cascade pages through. */
+export interface CascadeSource {
+  readonly namespace: string;
+  readonly id: string;
+}
+
+/** What one triggering event cascades over. */
+export interface CascadePlan {
+  /** The cell that gates the cascade (e.g. the node tombstone): read fresh each time the event is considered. */
+  readonly gate: ReadRequest;
+  /** Partitions to page through, in order (e.g. `T_out[v]`, `T_in[v]` for every edge type). */
+  readonly sources: readonly CascadeSource[];
+}
+
+/** Whether to run the cascade now. */
+export type CascadeGate =
+  | { readonly kind: 'go' }
+  /** Not yet (e.g. the tombstone is not visible or not settled): look again at `untilMs` (wall clock). */
+  | { readonly kind: 'wait'; readonly untilMs: number }
+  /** Never (e.g. the event's fan-out was dead-lettered long ago): the reason is logged. */
+  | { readonly kind: 'skip'; readonly reason: string };
+
+export interface CascadeGateContext {
+  readonly wallClockMicros: bigint;
+  /** The triggering record's Kafka timestamp (ms), for "give up after" rules. */
+  readonly recordTimestampMs: number;
+}
+
+/**
+ * The pure logic of an asynchronous cascade (processors/cascade implements it
+ * for REMOVE_NODE). No I/O, no clocks: the cascade runner reads, pages,
+ * publishes, retries and commits. Every function must be deterministic, so a
+ * replayed cascade publishes identical events (deterministic mutation ids).
+ */
+export interface CascadeLogic<E> {
+  /** Consumer group suffix and log label. */
+  readonly name: string;
+  /** The cascade `event` starts, or undefined for events that start none (most of them). */
+  plan(event: E): CascadePlan | undefined;
+  gate(event: E, gateCell: Cell | undefined, ctx: CascadeGateContext): CascadeGate;
+  /** The events to publish for one page of one source partition (may be empty). */
+  emitsForPage(event: E, gateCell: Cell, source: CascadeSource, cells: readonly Cell[]): readonly Emit[];
+}

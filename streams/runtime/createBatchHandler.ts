@@ -1,0 +1,153 @@
+import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
+import type { Logger } from 'pino';
+import { classifyFailure } from './classifyFailure.ts';
+import type { Clock } from './Clock.ts';
+import type { FailureRouter } from './failureRouter.ts';
+import type { PartitionPauser } from './partitionPauser.ts';
+import { describeError, PipelineError } from './PipelineError.ts';
+import type { ChunkSource, OutRecord, Publisher, RecordOutcome } from './pipelineTypes.ts';
+import type { RuntimeMetrics } from './runtimeMetrics.ts';
+
+/** The part of kafkajs' eachBatch payload the handler uses (so unit tests can drive it). */
+export type BatchPayload = Pick<
+  EachBatchPayload,
+  'batch' | 'resolveOffset' | 'heartbeat' | 'pause' | 'commitOffsetsIfNecessary' | 'isRunning' | 'isStale'
+>;
+
+export interface BatchHandlerOptions {
+  /** Runs a chunk through the processor path (see runPipeline). */
+  readonly run: (source: ChunkSource, messages: readonly KafkaMessage[], heartbeat: () => Promise<void>) => Promise<RecordOutcome[]>;
+  readonly route: FailureRouter;
+  readonly publisher: Publisher;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: RuntimeMetrics;
+  /** Records per pipeline run; the offset is committed after each chunk. */
+  readonly maxRecordsPerChunk: number;
+  /** When a record may be processed (ms); absent means at once. */
+  readonly dueAtMs?: (message: KafkaMessage) => number;
+  readonly pauser: PartitionPauser;
+}
+
+/**
+ * The eachBatch handler (autoCommit off, eachBatchAutoResolve off). Per chunk
+ * of the batch: run the pipeline, produce the repair/DLQ records and wait for
+ * their acks, then resolve and commit the chunk's last offset. If that
+ * hand-off fails, nothing is resolved: the handler throws BATCH_RETRY and
+ * kafkajs re-delivers from the last resolved offset. Between chunks it stops
+ * early when the consumer is stopping or the partition was revoked/seeked,
+ * so a stop finishes at most the chunk in flight.
+ *
+ * With `dueAtMs`, a record that is not due yet ends the batch: the partition
+ * is paused and resumed when the record is due.
+ */
+export function createBatchHandler(opts: BatchHandlerOptions): (payload: BatchPayload) => Promise<void> {
+  const { maxRecordsPerChunk, clock, logger } = opts;
+  return async (payload) => {
+    const { batch } = payload;
+    const source: ChunkSource = { topic: batch.topic, partition: batch.partition };
+    const messages = batch.messages;
+    let next = 0;
+    while (next < messages.length) {
+      if (!payload.isRunning() || payload.isStale()) return;
+      const { chunk, waitUntilMs } = takeDueChunk(messages, next, maxRecordsPerChunk, opts.dueAtMs, clock.nowMs());
+      let waitUntil = waitUntilMs;
+      if (chunk.length > 0) {
+        const settled = await settleChunk(opts, payload, source, chunk);
+        next += settled.count;
+        waitUntil = settled.deferUntilMs ?? waitUntil;
+      }
+      if (waitUntil !== undefined) {
+        logger.debug({ ...source, offset: messages[next]?.offset, due_in_ms: waitUntil - clock.nowMs() }, 'record not due; partition paused');
+        opts.pauser.pauseUntil(`${source.topic}:${source.partition}`, payload.pause, waitUntil);
+        return;
+      }
+    }
+  };
+}
+
+/**
+ * Runs, hands off and commits one chunk. Returns how many of its records were
+ * settled (all, unless one was deferred) and, if one was, when to come back.
+ */
+async function settleChunk(
+  opts: BatchHandlerOptions,
+  payload: BatchPayload,
+  source: ChunkSource,
+  fullChunk: readonly KafkaMessage[],
+): Promise<{ count: number; deferUntilMs?: number }> {
+  const heartbeat = () => payload.heartbeat();
+  let all: RecordOutcome[];
+  try {
+    all = await opts.run(source, fullChunk, heartbeat);
+  } catch (e) {
+    throw noteBatchFailure(opts, source, fullChunk, e);
+  }
+  const firstDeferred = all.findIndex((o) => o.kind === 'defer');
+  const deferred = firstDeferred < 0 ? undefined : (all[firstDeferred] as Extract<RecordOutcome, { kind: 'defer' }>);
+  const chunk = deferred ? fullChunk.slice(0, firstDeferred) : fullChunk;
+  const outcomes = deferred ? all.slice(0, firstDeferred) : all;
+  const result = { count: chunk.length, ...(deferred ? { deferUntilMs: deferred.untilMs } : {}) };
+  if (chunk.length === 0) return result;
+  const now = opts.clock.nowMs();
+  const handoff: OutRecord[] = [];
+  chunk.forEach((message, i) => {
+    const record = opts.route(message, { ...source, offset: message.offset }, outcomes[i] as RecordOutcome, now);
+    if (record !== undefined) handoff.push(record);
+  });
+  if (handoff.length > 0) {
+    try {
+      await opts.publisher.publish(handoff);
+    } catch (e) {
+      const decision = classifyFailure('handoff', e);
+      throw noteBatchFailure(opts, source, chunk, new PipelineError(decision === 'fatal' ? 'FATAL' : 'BATCH_RETRY', `hand-off to repair/DLQ failed: ${describeError(e)}`, { cause: e }));
+    }
+  }
+  const last = chunk[chunk.length - 1] as KafkaMessage;
+  payload.resolveOffset(last.offset);
+  await payload.commitOffsetsIfNecessary({
+    topics: [{ topic: source.topic, partitions: [{ partition: source.partition, offset: (BigInt(last.offset) + 1n).toString() }] }],
+  });
+  tally(opts.metrics, outcomes);
+  await payload.heartbeat();
+  return result;
+}
+
+function tally(metrics: RuntimeMetrics, outcomes: readonly RecordOutcome[]): void {
+  metrics.count('records', outcomes.length);
+  for (const o of outcomes) {
+    if (o.kind === 'done') metrics.count('done');
+    else if (o.kind === 'repair') metrics.count('sentToRepair');
+    else if (o.kind === 'dead-letter') metrics.deadLettered(o.reason);
+  }
+}
+
+function noteBatchFailure(opts: BatchHandlerOptions, source: ChunkSource, chunk: readonly KafkaMessage[], e: unknown): unknown {
+  const range = { ...source, first_offset: chunk[0]?.offset, last_offset: chunk[chunk.length - 1]?.offset };
+  if (PipelineError.is(e) && e.code === 'BATCH_RETRY') {
+    opts.metrics.count('batchRetries');
+    opts.logger.warn({ ...range, err: e }, 'chunk not committed; kafkajs will re-deliver it');
+    return e;
+  }
+  const fatal = PipelineError.is(e) ? e : new PipelineError('FATAL', `unexpected failure: ${describeError(e)}`, { cause: e });
+  opts.logger.fatal({ ...range, err: fatal }, 'fatal pipeline failure; consumer stops without committing');
+  return fatal;
+}
+
+/** The next run of due records, at most `max`; stops at the first record that is not due yet. */
+export function takeDueChunk(
+  messages: readonly KafkaMessage[],
+  from: number,
+  max: number,
+  dueAtMs: ((m: KafkaMessage) => number) | undefined,
+  nowMs: number,
+): { chunk: KafkaMessage[]; waitUntilMs?: number } {
+  const chunk: KafkaMessage[] = [];
+  for (let i = from; i < messages.length && chunk.length < max; i++) {
+    const m = messages[i] as KafkaMessage;
+    const due = dueAtMs?.(m);
+    if (due !== undefined && due > nowMs) return { chunk, waitUntilMs: due };
+    chunk.push(m);
+  }
+  return { chunk };
+}

@@ -1,0 +1,112 @@
+import { StoreError, isStoreError, type Mutation, type MutationFailure, type TwoLevelMapStore } from '../../sinks/store/index.ts';
+import type { LinkCache } from './linkCache.ts';
+
+/** Link namespaces (`<type>_out`, `<type>_in`): small values, rewritten often by replays and re-follows. */
+export const isLinkNamespace = (namespace: string): boolean => /_(?:out|in)$/.test(namespace);
+
+/**
+ * A store decorator that drops link additions the cache proves redundant
+ * before `mutateMany` runs, and records the additions that landed afterwards.
+ * Only values stored inline (<= the namespace's `maxInlineValueBytes`) are
+ * cached, since only those obey the "greater bytes win" tie rule. An addition
+ * whose cell the same call also deletes at the same write time is always
+ * sent (see `deletedCells`; the fast-check model test found it). Deletions
+ * pass through untouched and need not invalidate anything: a cached write
+ * that landed stays a lower bound of the cell's LWW winner.
+ *
+ * A `partial_failure` thrown by the inner store names indexes of the filtered
+ * list; they are mapped back to the caller's indexes, and nothing of a failed
+ * group is recorded.
+ */
+export function createLinkCachingStore(
+  inner: TwoLevelMapStore,
+  cache: LinkCache,
+  { isCached = isLinkNamespace }: { isCached?: (namespace: string) => boolean } = {},
+): TwoLevelMapStore {
+  const inlineLimit = new Map<string, number>();
+  const cacheable = (namespace: string, value: Uint8Array): boolean => {
+    if (!isCached(namespace)) return false;
+    let limit = inlineLimit.get(namespace);
+    if (limit === undefined) {
+      try {
+        limit = inner.namespace(namespace).features.maxInlineValueBytes;
+      } catch {
+        return false; // unknown namespace: the inner mutateMany will reject it
+      }
+      inlineLimit.set(namespace, limit);
+    }
+    return value.length <= limit;
+  };
+
+  return {
+    get features() {
+      return inner.features;
+    },
+    get namespaces() {
+      return inner.namespaces;
+    },
+    init: () => inner.init(),
+    namespace: (name) => inner.namespace(name),
+    close: () => inner.close(),
+    async mutateMany(mutations: readonly Mutation[]) {
+      const sent: Mutation[] = [];
+      const originOf: number[] = [];
+      const deleted = deletedCells(mutations);
+      mutations.forEach((m, index) => {
+        const additions = m.additions.filter(
+          (a) =>
+            !(
+              cacheable(m.namespace, a.value) &&
+              !deleted.has(cellAt(m.namespace, m.id, a.key, m.writeTime)) &&
+              cache.dominates(m.namespace, m.id, a.key, m.writeTime, a.value)
+            ),
+        );
+        if (additions.length === 0 && m.deletions.length === 0) return;
+        sent.push(additions.length === m.additions.length ? m : { ...m, additions });
+        originOf.push(index);
+      });
+      if (sent.length === 0) return;
+      let failed = new Set<number>();
+      try {
+        await inner.mutateMany(sent);
+      } catch (e) {
+        if (!isStoreError(e) || e.code !== 'partial_failure') throw e;
+        failed = new Set(e.failures.flatMap((f) => f.mutationIndexes));
+        recordLanded(sent, failed);
+        throw remapPartialFailure(e, originOf);
+      }
+      recordLanded(sent, failed);
+    },
+  };
+
+  function recordLanded(sent: readonly Mutation[], failed: ReadonlySet<number>): void {
+    sent.forEach((m, i) => {
+      if (failed.has(i)) return;
+      for (const a of m.additions) if (cacheable(m.namespace, a.value)) cache.record(m.namespace, m.id, a.key, m.writeTime, a.value);
+    });
+  }
+}
+
+/**
+ * Cells deleted somewhere in the call. An addition of such a cell at the same
+ * write time must be sent even when the cache dominates it: "deletions before
+ * additions" (consolidateMutations) drops the deletion only because the
+ * addition is there; without it the tombstone would win the tie.
+ */
+function deletedCells(mutations: readonly Mutation[]): Set<string> {
+  const cells = new Set<string>();
+  for (const m of mutations) for (const key of m.deletions) cells.add(cellAt(m.namespace, m.id, key, m.writeTime));
+  return cells;
+}
+
+function cellAt(namespace: string, id: string, key: Uint8Array, writeTime: bigint): string {
+  return `${namespace}\u0000${id}\u0000${Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('hex')}@${writeTime}`;
+}
+
+function remapPartialFailure(e: StoreError, originOf: readonly number[]): StoreError {
+  const failures: MutationFailure[] = e.failures.map((f) => ({
+    error: f.error,
+    mutationIndexes: f.mutationIndexes.map((i) => originOf[i] as number),
+  }));
+  return new StoreError('partial_failure', e.message, { cause: e.cause ?? e, failures });
+}

@@ -1,0 +1,156 @@
+import type { Kafka, KafkaMessage } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { EventProcessor, LogicalTopic } from '../../processors/index.ts';
+import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+import type { KnownSchema } from '../../schemas/index.ts';
+import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
+import type { AvroSerde } from '../serde/index.ts';
+import { dlqTopicOf, repairTopicOf, topicName } from '../topics/index.ts';
+import { backoffMs } from './backoff.ts';
+import { systemClock, type Clock } from './Clock.ts';
+import { createBatchHandler } from './createBatchHandler.ts';
+import { createConsumerLoop, type Runner } from './createConsumerLoop.ts';
+import { createLinkCachingStore } from './createLinkCachingStore.ts';
+import { createEmitEncoder, type EmitSchemas } from './emitEncoder.ts';
+import { inputFailureRouter, repairFailureRouter, type FailureRouter } from './failureRouter.ts';
+import { readRepairState } from './headers.ts';
+import { createKafkaPublisher, createRuntimeProducer } from './kafkaPublisher.ts';
+import { createLinkCache, type LinkCache } from './linkCache.ts';
+import { defaultMutationIdOf } from './logFields.ts';
+import { createPartitionPauser } from './partitionPauser.ts';
+import type { PipelineDeps, ValidateEvent } from './pipelineTypes.ts';
+import { runPipeline } from './runPipeline.ts';
+import { createRuntimeMetrics } from './runtimeMetrics.ts';
+import { resolveTuning, type RuntimeTuning } from './runtimeTuning.ts';
+
+export interface ProcessorRuntimeOptions<E> {
+  readonly kafka: Kafka;
+  readonly serde: AvroSerde;
+  /** The store the processor's reads and writes go to; the runtime does not close it. */
+  readonly store: TwoLevelMapStore;
+  readonly processor: EventProcessor<E>;
+  /** The reader schema of the input topic (events are resolved into it). */
+  readonly schema: KnownSchema<E>;
+  readonly validate: ValidateEvent<E>;
+  readonly config: EdgestreamConfig;
+  readonly logger: Logger;
+  /** The logical input topic; its `.repair` and `.dlq` topics are derived. Default `edge-mutations`. */
+  readonly input?: LogicalTopic;
+  readonly clock?: Clock;
+  readonly emitSchemas?: EmitSchemas;
+  readonly tuning?: Partial<RuntimeTuning>;
+  /**
+   * The write-aside link cache. Default: a fresh one with
+   * `runtime.linkCacheEntries` entries (none when 0). Pass one instance to
+   * both the runtime and its repair runner to share it, or `false` to turn it off.
+   */
+  readonly linkCache?: LinkCache | false;
+  readonly mutationIdOf?: (event: E) => string | undefined;
+}
+
+/**
+ * The runtime of one processor (docs/architecture.md §5 "Runtime"): consumer
+ * group `<prefix><processor>` on the input topic; failures of writes go to
+ * `<input>.repair`, bad events to `<input>.dlq`. See createBatchHandler and
+ * runPipeline for the per-chunk steps.
+ */
+export function createProcessorRuntime<E>(opts: ProcessorRuntimeOptions<E>): Runner {
+  const input = opts.input ?? 'edge-mutations';
+  const prefix = opts.config.topics.prefix;
+  return buildRunner(opts, {
+    groupId: `${prefix}${opts.processor.name}`,
+    topic: topicName(prefix, input),
+    component: 'runtime',
+    route: inputFailureRouter({ repairTopic: topicName(prefix, repairTopicOf(input)), dlqTopic: topicName(prefix, dlqTopicOf(input)) }),
+  });
+}
+
+/**
+ * The repair runner of one processor: consumer group
+ * `<prefix><processor>.repair` on `<input>.repair`. A record is due at its
+ * timestamp + `repairInitialBackoffMs · 2^(attempt-1)` (capped by
+ * `repairMaxBackoffMs`); until then its partition is paused (records behind
+ * it wait too: a partition is repaired in order). A due record re-runs the
+ * same processor path with fresh reads; a failure is re-published with
+ * attempt+1, and after `repairMaxAttempts` failed attempts parked in the DLQ.
+ */
+export function createRepairRunner<E>(opts: ProcessorRuntimeOptions<E>): Runner {
+  const input = opts.input ?? 'edge-mutations';
+  const prefix = opts.config.topics.prefix;
+  const { repairInitialBackoffMs, repairMaxBackoffMs, repairMaxAttempts } = opts.config.runtime;
+  return buildRunner(opts, {
+    groupId: `${prefix}${opts.processor.name}.repair`,
+    topic: topicName(prefix, repairTopicOf(input)),
+    component: 'repair',
+    route: repairFailureRouter({
+      repairTopic: topicName(prefix, repairTopicOf(input)),
+      dlqTopic: topicName(prefix, dlqTopicOf(input)),
+      maxAttempts: repairMaxAttempts,
+    }),
+    dueAtMs: (message) => {
+      const attempt = Math.max(1, readRepairState(message.headers).attempt);
+      return Number(message.timestamp) + backoffMs(attempt, repairInitialBackoffMs, repairMaxBackoffMs);
+    },
+  });
+}
+
+interface RunnerSpec {
+  readonly groupId: string;
+  readonly topic: string;
+  readonly component: string;
+  readonly route: FailureRouter;
+  readonly dueAtMs?: (message: KafkaMessage) => number;
+}
+
+function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Runner {
+  const clock = opts.clock ?? systemClock;
+  const tuning = resolveTuning(opts.config, opts.tuning);
+  const logger = opts.logger.child({ component: spec.component, processor: opts.processor.name });
+  const cache = opts.linkCache ?? (opts.config.runtime.linkCacheEntries > 0 ? createLinkCache({ entries: opts.config.runtime.linkCacheEntries }) : false);
+  const store = cache ? createLinkCachingStore(opts.store, cache) : opts.store;
+  const metrics = createRuntimeMetrics(cache ? () => cache.stats() : undefined);
+  const producer = createRuntimeProducer(opts.kafka);
+  const publisher = createKafkaPublisher(producer);
+  const pauser = createPartitionPauser(clock);
+
+  const deps: PipelineDeps<E> = {
+    processor: opts.processor,
+    decode: async (value) => (await opts.serde.decode(value, opts.schema)).value,
+    validate: opts.validate,
+    store,
+    encodeEmit: createEmitEncoder({ serde: opts.serde, prefix: opts.config.topics.prefix, ...(opts.emitSchemas ? { schemas: opts.emitSchemas } : {}) }),
+    publisher,
+    clock,
+    logger,
+    retry: { budgetMs: opts.config.runtime.writeRetryBudgetMs, initialBackoffMs: tuning.retryInitialBackoffMs, maxBackoffMs: tuning.retryMaxBackoffMs },
+    readConcurrency: tuning.readConcurrency,
+    metrics,
+    mutationIdOf: opts.mutationIdOf ?? defaultMutationIdOf,
+  };
+  const handler = createBatchHandler({
+    run: (source, messages, heartbeat) => runPipeline(deps, source, messages, heartbeat),
+    route: spec.route,
+    publisher,
+    clock,
+    logger,
+    metrics,
+    maxRecordsPerChunk: tuning.maxRecordsPerChunk,
+    pauser,
+    ...(spec.dueAtMs ? { dueAtMs: spec.dueAtMs } : {}),
+  });
+  return createConsumerLoop({
+    kafka: opts.kafka,
+    groupId: spec.groupId,
+    topic: spec.topic,
+    producer,
+    handler,
+    logger,
+    metrics,
+    pauser,
+    partitionsConsumedConcurrently: opts.config.runtime.partitionsConsumedConcurrently,
+    maxBytesPerPartition: tuning.maxBytesPerPartition,
+    sessionTimeoutMs: tuning.sessionTimeoutMs,
+    fromBeginning: tuning.fromBeginning,
+    progressIntervalMs: tuning.progressIntervalMs,
+  });
+}

@@ -1,0 +1,97 @@
+import type { KafkaMessage } from 'kafkajs';
+import { dlqHeaders, readRepairState, repairHeaders, type RecordSource } from './headers.ts';
+import type { OutRecord, RecordOutcome } from './pipelineTypes.ts';
+
+/** Turns a failed record into the record that makes its failure durable (repair or DLQ), or undefined when it is done. */
+export type FailureRouter = (message: KafkaMessage, source: RecordSource, outcome: RecordOutcome, nowMs: number) => OutRecord | undefined;
+
+export interface FailureTopics {
+  readonly repairTopic: string;
+  readonly dlqTopic: string;
+}
+
+/**
+ * The input runtime's router: a dead-letter outcome goes to the DLQ, a repair
+ * outcome to the repair topic as attempt 1. Original key, bytes and headers
+ * are kept; the record timestamp is now (the repair back-off counts from it).
+ */
+export function inputFailureRouter({ repairTopic, dlqTopic }: FailureTopics): FailureRouter {
+  return (message, source, outcome, nowMs) => {
+    switch (outcome.kind) {
+      case 'done':
+      case 'defer':
+        return undefined;
+      case 'dead-letter':
+        return toDlq(dlqTopic, message, source, outcome, nowMs);
+      case 'repair':
+        return {
+          topic: repairTopic,
+          key: message.key,
+          value: message.value,
+          timestamp: String(nowMs),
+          headers: repairHeaders(message.headers, {
+            attempt: 1,
+            firstFailureAtMs: nowMs,
+            failedNamespaces: outcome.failedNamespaces,
+            error: outcome.error,
+            source,
+          }),
+        };
+    }
+  };
+}
+
+/**
+ * The repair runner's router: a failed repair is re-published with
+ * attempt+1 (first-failure time kept), until `maxAttempts` repairs have
+ * failed; then the event is parked in the DLQ with the last error.
+ */
+export function repairFailureRouter({ repairTopic, dlqTopic, maxAttempts }: FailureTopics & { readonly maxAttempts: number }): FailureRouter {
+  return (message, source, outcome, nowMs) => {
+    if (outcome.kind === 'done' || outcome.kind === 'defer') return undefined;
+    if (outcome.kind === 'dead-letter') return toDlq(dlqTopic, message, source, outcome, nowMs);
+    const state = readRepairState(message.headers);
+    const attempt = Math.max(1, state.attempt);
+    if (attempt >= maxAttempts) {
+      return toDlq(dlqTopic, message, source, {
+        kind: 'dead-letter',
+        reason: 'repair_exhausted',
+        error: `gave up after ${attempt} repair attempts: ${outcome.error}`,
+      }, nowMs);
+    }
+    return {
+      topic: repairTopic,
+      key: message.key,
+      value: message.value,
+      timestamp: String(nowMs),
+      headers: repairHeaders(message.headers, {
+        attempt: attempt + 1,
+        firstFailureAtMs: state.firstFailureAtMs ?? nowMs,
+        failedNamespaces: outcome.failedNamespaces,
+        error: outcome.error,
+        source,
+      }),
+    };
+  };
+}
+
+function toDlq(
+  dlqTopic: string,
+  message: KafkaMessage,
+  source: RecordSource,
+  outcome: Extract<RecordOutcome, { kind: 'dead-letter' }>,
+  nowMs: number,
+): OutRecord {
+  return {
+    topic: dlqTopic,
+    key: message.key,
+    value: message.value,
+    timestamp: String(nowMs),
+    headers: dlqHeaders(message.headers, {
+      reason: outcome.reason,
+      error: outcome.error,
+      ...(outcome.field === undefined ? {} : { field: outcome.field }),
+      source,
+    }),
+  };
+}

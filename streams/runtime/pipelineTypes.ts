@@ -1,0 +1,81 @@
+import type { IHeaders, KafkaMessage } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { Emit, EventProcessor, ProcessorOutput, ReadRequest } from '../../processors/index.ts';
+import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
+import type { RetryPolicy } from './backoff.ts';
+import type { Clock } from './Clock.ts';
+import type { DlqReason } from './headers.ts';
+import type { RuntimeMetrics } from './runtimeMetrics.ts';
+
+/** The verdict of event validation (zod or hand-written), injected into the runtime. */
+export type ValidationResult<E> =
+  | { readonly ok: true; readonly event: E }
+  | { readonly ok: false; readonly field: string; readonly reason: string };
+
+/**
+ * Checks a decoded event against the config and the processing wall clock
+ * (future skew). Pure; a throw is treated as a bug in the validator (fatal).
+ */
+export type ValidateEvent<E> = (event: E, wallClockMicros: bigint) => ValidationResult<E>;
+
+/** What became of one consumed record. */
+export type RecordOutcome =
+  | { readonly kind: 'done' }
+  | { readonly kind: 'dead-letter'; readonly reason: DlqReason; readonly error: string; readonly field?: string }
+  | { readonly kind: 'repair'; readonly failedNamespaces: readonly string[]; readonly error: string }
+  /**
+   * Not settled yet: come back at `untilMs`. The batch handler commits the
+   * records before the first deferred one and pauses the partition until
+   * then (records after it are re-delivered with it).
+   */
+  | { readonly kind: 'defer'; readonly untilMs: number };
+
+/** A record to produce (emits, repair and DLQ records). */
+export interface OutRecord {
+  readonly topic: string;
+  readonly key: Buffer | string | null;
+  readonly value: Buffer | null;
+  readonly headers?: IHeaders;
+  /** CreateTime in ms; the repair runner measures its back-off from it. */
+  readonly timestamp?: string;
+}
+
+/** Produces records with acks=all; resolves once every record is acknowledged. */
+export interface Publisher {
+  publish(records: readonly OutRecord[]): Promise<void>;
+}
+
+/** Everything one run of the pipeline needs; built once per runtime. */
+export interface PipelineDeps<E> {
+  readonly processor: EventProcessor<E>;
+  /** Kafka value → event; throws DecodeError (serde) for bad bytes. */
+  readonly decode: (value: Buffer) => Promise<E>;
+  readonly validate: ValidateEvent<E>;
+  readonly store: TwoLevelMapStore;
+  /** Emit → the record to produce (encodes with the topic's schema). */
+  readonly encodeEmit: (emit: Emit) => Promise<OutRecord>;
+  readonly publisher: Publisher;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Retries of reads, writes, follow-ups and emits. */
+  readonly retry: RetryPolicy;
+  readonly readConcurrency: number;
+  readonly metrics: RuntimeMetrics;
+  /** The idempotency token of an event, for log lines. */
+  readonly mutationIdOf: (event: E) => string | undefined;
+}
+
+/** One record's working state while a chunk runs through the pipeline. */
+export interface Slot<E> {
+  readonly message: KafkaMessage;
+  event?: E;
+  reads?: readonly ReadRequest[];
+  output?: ProcessorOutput;
+  /** Set once, when the record's fate is decided before the end of the chunk. */
+  outcome?: RecordOutcome;
+}
+
+export interface ChunkSource {
+  readonly topic: string;
+  readonly partition: number;
+}

@@ -1,0 +1,119 @@
+import type { ReadRequest, ReadResults } from '../../processors/index.ts';
+import type { Cell, TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { mapBounded } from '../../sinks/store/mapBounded.ts';
+import type { RetrySchedule } from './backoff.ts';
+import { classifyFailure } from './classifyFailure.ts';
+import { eventLogFields } from './logFields.ts';
+import { describeError, PipelineError } from './PipelineError.ts';
+import type { ChunkSource, PipelineDeps, Slot } from './pipelineTypes.ts';
+
+interface ReadFailure {
+  readonly error: unknown;
+  readonly decision: 'dead-letter' | 'repair';
+}
+
+/**
+ * Collects the point reads of every live event of the chunk, reads each
+ * distinct cell once (bounded concurrency), retries retriable failures while
+ * the schedule allows, and gives each event a ReadResults over its own
+ * requests. An event whose read failed gets a repair outcome (or a
+ * dead-letter one when the store says the request can never succeed).
+ */
+export async function readStage<E>(
+  deps: PipelineDeps<E>,
+  source: ChunkSource,
+  slots: Slot<E>[],
+  schedule: RetrySchedule,
+): Promise<Map<Slot<E>, ReadResults>> {
+  const requests = new Map<string, ReadRequest>();
+  for (const slot of slots) {
+    if (slot.outcome !== undefined || slot.event === undefined) continue;
+    try {
+      slot.reads = deps.processor.reads(slot.event);
+    } catch (e) {
+      slot.outcome = { kind: 'dead-letter', reason: 'processor_error', error: `reads() threw: ${describeError(e)}` };
+      deps.logger.error({ ...eventLogFields(source, slot, deps), err: e }, 'processor reads() threw; event dead-lettered');
+      continue;
+    }
+    for (const r of slot.reads) requests.set(readKey(r), r);
+  }
+
+  const { cells, failures } = await executeReads(deps.store, requests, deps.readConcurrency, schedule, () => deps.metrics.count('retries'));
+  const results = new Map<Slot<E>, ReadResults>();
+  for (const slot of slots) {
+    if (slot.outcome !== undefined || slot.reads === undefined) continue;
+    const failed = slot.reads.map((r) => ({ r, f: failures.get(readKey(r)) })).filter((x) => x.f !== undefined);
+    const first = failed[0]?.f;
+    if (first === undefined) {
+      results.set(slot, readResultsOver(slot.reads, cells));
+      continue;
+    }
+    const error = `read failed: ${describeError(first.error)}`;
+    slot.outcome =
+      first.decision === 'dead-letter' || failed.some((x) => x.f?.decision === 'dead-letter')
+        ? { kind: 'dead-letter', reason: 'store_rejected', error }
+        : { kind: 'repair', failedNamespaces: failed.map((x) => x.r.namespace), error };
+    deps.logger.warn({ ...eventLogFields(source, slot, deps), error }, 'point read failed');
+  }
+  return results;
+}
+
+/** Reads every request once; retriable failures are retried while `schedule` allows. Throws FATAL on a fatal failure. */
+export async function executeReads(
+  store: TwoLevelMapStore,
+  requests: ReadonlyMap<string, ReadRequest>,
+  concurrency: number,
+  schedule: RetrySchedule,
+  onRetry: () => void = () => {},
+): Promise<{ cells: Map<string, Cell | undefined>; failures: Map<string, ReadFailure> }> {
+  const cells = new Map<string, Cell | undefined>();
+  const failures = new Map<string, ReadFailure>();
+  let pending = [...requests.keys()];
+  while (pending.length > 0) {
+    const settled = await mapBounded(pending, concurrency, async (k) => {
+      const r = requests.get(k) as ReadRequest;
+      return store.namespace(r.namespace).get(r.id, r.key);
+    });
+    const retry: string[] = [];
+    settled.forEach((result, i) => {
+      const k = pending[i] as string;
+      if (result.status === 'fulfilled') {
+        cells.set(k, result.value);
+        failures.delete(k);
+        return;
+      }
+      const decision = classifyFailure('store', result.reason);
+      if (decision === 'fatal') {
+        throw new PipelineError('FATAL', `store read failed: ${describeError(result.reason)}`, { cause: result.reason });
+      }
+      failures.set(k, { error: result.reason, decision: decision === 'retry' ? 'repair' : 'dead-letter' });
+      if (decision === 'retry') retry.push(k);
+    });
+    pending = retry;
+    if (pending.length === 0 || !(await schedule.wait())) break;
+    onRetry();
+  }
+  return { cells, failures };
+}
+
+/** The ReadResults an event sees: only its own requests; anything else is a processor bug. */
+export function readResultsOver(requested: readonly ReadRequest[], cells: ReadonlyMap<string, Cell | undefined>): ReadResults {
+  const own = new Set(requested.map(readKey));
+  return {
+    get(request) {
+      const k = readKey(request);
+      if (!own.has(k)) {
+        throw new Error(`read of (${request.namespace}, ${request.id}, ${hex(request.key)}) was not requested by reads()`);
+      }
+      return cells.get(k);
+    },
+  };
+}
+
+export function readKey(r: ReadRequest): string {
+  return `${r.namespace}\u0000${r.id}\u0000${hex(r.key)}`;
+}
+
+function hex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+}

@@ -1,0 +1,42 @@
+import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+
+/**
+ * Knobs of the runtime that are not in the edgestream config file (all
+ * `tunable`: safe to change between runs). Defaults are inline below.
+ */
+export interface RuntimeTuning {
+  /** Caps one fetch per partition (kafkajs maxBytesPerPartition); with one batch per partition in flight this bounds memory. */
+  readonly maxBytesPerPartition: number;
+  /** Records per pipeline run; offsets are committed after each chunk. */
+  readonly maxRecordsPerChunk: number;
+  /** Point reads in flight per chunk. */
+  readonly readConcurrency: number;
+  /** First back-off of read/write/emit retries; doubles up to `retryMaxBackoffMs`, all within `runtime.writeRetryBudgetMs`. */
+  readonly retryInitialBackoffMs: number;
+  readonly retryMaxBackoffMs: number;
+  /** How often progress (events/s, suppression) is logged at info. */
+  readonly progressIntervalMs: number;
+  readonly sessionTimeoutMs: number;
+  /** Where a brand-new consumer group starts: true = earliest, so events produced before the first start are not skipped. */
+  readonly fromBeginning: boolean;
+}
+
+export function resolveTuning(config: EdgestreamConfig, overrides: Partial<RuntimeTuning> = {}): RuntimeTuning {
+  const tuning: RuntimeTuning = {
+    maxBytesPerPartition: 1 << 20,
+    maxRecordsPerChunk: 500,
+    readConcurrency: config.runtime.writeConcurrency,
+    retryInitialBackoffMs: 100,
+    retryMaxBackoffMs: 2_000,
+    progressIntervalMs: 10_000,
+    sessionTimeoutMs: 30_000,
+    fromBeginning: true,
+    ...overrides,
+  };
+  for (const [name, value] of Object.entries(tuning)) {
+    if (typeof value === 'number' && !(Number.isInteger(value) && value >= 1)) {
+      throw new RangeError(`runtime tuning ${name} must be an integer >= 1, got ${value}`);
+    }
+  }
+  return Object.freeze(tuning);
+}

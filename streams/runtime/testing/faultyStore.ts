@@ -1,0 +1,64 @@
+import { StoreError, type Mutation, type StoreErrorCode, type TwoLevelMapStore } from '../../../sinks/store/index.ts';
+
+/**
+ * Wraps a store so tests can make writes or reads fail: `failWrites` decides
+ * per mutation whether it fails (and with which code), reported like a real
+ * backend (a partial_failure naming the failed input indexes, or the error of
+ * a whole-call failure).
+ */
+export function faultyStore(inner: TwoLevelMapStore) {
+  const calls: Mutation[][] = [];
+  let writeFault: ((m: Mutation, call: number) => StoreErrorCode | undefined) | undefined;
+  let wholeCallFault: ((call: number) => unknown) | undefined;
+  let readFault: ((namespace: string, call: number) => StoreErrorCode | undefined) | undefined;
+  let reads = 0;
+  const store: TwoLevelMapStore = {
+    get features() {
+      return inner.features;
+    },
+    get namespaces() {
+      return inner.namespaces;
+    },
+    init: () => inner.init(),
+    close: () => inner.close(),
+    namespace(name) {
+      const ns = inner.namespace(name);
+      return {
+        ...ns,
+        namespace: ns.namespace,
+        features: ns.features,
+        get: async (id, key) => {
+          const code = readFault?.(name, reads++);
+          if (code !== undefined) throw new StoreError(code, `injected read ${code}`);
+          return ns.get(id, key);
+        },
+      };
+    },
+    async mutateMany(mutations) {
+      const call = calls.length;
+      calls.push([...mutations]);
+      const whole = wholeCallFault?.(call);
+      if (whole !== undefined) throw whole;
+      const failures: { index: number; code: StoreErrorCode }[] = [];
+      const ok: Mutation[] = [];
+      mutations.forEach((m, index) => {
+        const code = writeFault?.(m, call);
+        if (code === undefined) ok.push(m);
+        else failures.push({ index, code });
+      });
+      await inner.mutateMany(ok);
+      if (failures.length > 0) {
+        throw new StoreError('partial_failure', `${failures.length} injected`, {
+          failures: failures.map((f) => ({ mutationIndexes: [f.index], error: new StoreError(f.code, `injected ${f.code}`) })),
+        });
+      }
+    },
+  };
+  return {
+    store,
+    calls,
+    failWrites: (fn: typeof writeFault) => void (writeFault = fn),
+    failWholeCalls: (fn: typeof wholeCallFault) => void (wholeCallFault = fn),
+    failReads: (fn: typeof readFault) => void (readFault = fn),
+  };
+}

@@ -1,0 +1,70 @@
+import type { KafkaMessage } from 'kafkajs';
+import { createMemoryStore } from '../../../sinks/memory/index.ts';
+import { createBatchHandler } from '../createBatchHandler.ts';
+import { inputFailureRouter, type FailureRouter } from '../failureRouter.ts';
+import { defaultMutationIdOf } from '../logFields.ts';
+import { createPartitionPauser } from '../partitionPauser.ts';
+import type { PipelineDeps } from '../pipelineTypes.ts';
+import { runPipeline } from '../runPipeline.ts';
+import { createRuntimeMetrics } from '../runtimeMetrics.ts';
+import { faultyStore } from './faultyStore.ts';
+import { fakePublisher } from './fakeKafka.ts';
+import { recordingLogger } from './silentLogger.ts';
+import { createTestClock, type TestClock } from './testClock.ts';
+import { createTestProcessor, decodeTestEvent, TEST_NAMESPACES, validateTestEvent, type TestEvent } from './testProcessor.ts';
+
+/**
+ * The runtime's batch handler wired to in-memory parts: the test processor,
+ * sinks/memory behind a fault-injecting wrapper, a recording publisher, a
+ * test clock and a recording logger. No Kafka.
+ */
+export function pipelineHarness(opts: { maxRecordsPerChunk?: number; clock?: TestClock; route?: FailureRouter; dueAtMs?: (m: KafkaMessage) => number } = {}) {
+  const clock = opts.clock ?? createTestClock();
+  const memory = createMemoryStore({ namespaces: TEST_NAMESPACES });
+  const faulty = faultyStore(memory);
+  const pub = fakePublisher();
+  const metrics = createRuntimeMetrics();
+  const { logger, lines } = recordingLogger();
+  const seen = { reads: [] as (string | undefined)[] };
+  let encodeEmit: PipelineDeps<TestEvent>['encodeEmit'] = async (emit) => ({
+    topic: `p.${emit.topic}`,
+    key: emit.key,
+    value: Buffer.from(JSON.stringify(emit.value)),
+  });
+  const deps: PipelineDeps<TestEvent> = {
+    processor: createTestProcessor(seen),
+    decode: decodeTestEvent,
+    validate: validateTestEvent,
+    store: faulty.store,
+    encodeEmit: (emit) => encodeEmit(emit),
+    publisher: pub.publisher,
+    clock,
+    logger,
+    retry: { budgetMs: 1_000, initialBackoffMs: 100, maxBackoffMs: 400 },
+    readConcurrency: 4,
+    metrics,
+    mutationIdOf: defaultMutationIdOf,
+  };
+  const handler = createBatchHandler({
+    run: (source, messages, heartbeat) => runPipeline(deps, source, messages, heartbeat),
+    route: opts.route ?? inputFailureRouter({ repairTopic: 'p.in.repair', dlqTopic: 'p.in.dlq' }),
+    publisher: pub.publisher,
+    clock,
+    logger,
+    metrics,
+    maxRecordsPerChunk: opts.maxRecordsPerChunk ?? 100,
+    pauser: createPartitionPauser(clock),
+    ...(opts.dueAtMs ? { dueAtMs: opts.dueAtMs } : {}),
+  });
+  return {
+    handler,
+    clock,
+    memory,
+    ...faulty,
+    ...pub,
+    metrics,
+    lines,
+    seen,
+    setEncodeEmit: (fn: typeof encodeEmit) => void (encodeEmit = fn),
+  };
+}
