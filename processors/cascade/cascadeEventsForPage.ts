@@ -18,10 +18,17 @@ export interface CascadeOptions {
  *   does not touch them), and a link re-added after the removal still needs
  *   the bag cleared up to the removal's time.
  * - REMOVE_EDGE for every link cell whose time is <= the removal's: ACTIVE
- *   ones must go, and REMOVED ones at the same time are rewritten by the
- *   fan-out into the removal's own REMOVED value (with the node's mutation id),
- *   so the bytes never depend on which path got there first. A link newer
- *   than the removal is untouched by a REMOVE_EDGE at its time, so none is sent.
+ *   ones must go, and REMOVED ones at the same time must end up holding the
+ *   removal's own REMOVED value. A link newer than the removal is untouched
+ *   by a REMOVE_EDGE at the removal's time, so none is sent.
+ *
+ * The REMOVE_EDGE carries the REMOVE_NODE's own mutation id, not a derived
+ * one: the id is part of the REMOVED link value, and the fan-out writes that
+ * same value (REMOVED, removal time, node's id) when it rewrites an op that
+ * arrives after the node tombstone. With a derived id the link's final bytes
+ * would depend on which path got there first. The bag clear's id is stored
+ * nowhere, so it gets a distinct derived id (cascadeMutationId) for logs and
+ * dead letters.
  *
  * Pure; the runner pages (any page size) and publishes, keyed by each event's src.
  */
@@ -38,11 +45,10 @@ export function cascadeEventsForPage(
   return cells.flatMap((cell) => {
     const peer = decodeVertexKey(cell.key);
     const [src, dst] = direction === 'out' ? [vertex, peer] : [peer, vertex];
-    const id = (kind: 'edge' | 'props'): string =>
-      cascadeMutationId(removeNode.mutation_id, edgeType, direction, kind, peer, options.maxMutationIdBytes);
     const common = { edge_type: edgeType, src, dst, event_time: time, properties: {}, property_keys: [] };
-    const clearBag: EdgeMutation = { ...common, mutation_id: id('props'), op: EdgeOp.REMOVE_PROPERTIES };
+    const clearId = cascadeMutationId(removeNode.mutation_id, edgeType, direction, peer, options.maxMutationIdBytes);
+    const clearBag: EdgeMutation = { ...common, mutation_id: clearId, op: EdgeOp.REMOVE_PROPERTIES };
     if (decodeLinkValue(cell.value).time > time) return [clearBag];
-    return [{ ...common, mutation_id: id('edge'), op: EdgeOp.REMOVE_EDGE }, clearBag];
+    return [{ ...common, mutation_id: removeNode.mutation_id, op: EdgeOp.REMOVE_EDGE }, clearBag];
   });
 }

@@ -1,0 +1,90 @@
+import { createFanOutProcessor } from '../../../processors/fanout/createFanOutProcessor.ts';
+import { cascadeEventsForPage } from '../../../processors/cascade/cascadeEventsForPage.ts';
+import { isClearingMutation } from '../../../processors/contract/ClearingMutation.ts';
+import { countActiveLinks } from '../../../processors/counts/countActiveLinks.ts';
+import { recountTargetOf } from '../../../processors/counts/recountTargetOf.ts';
+import { createMemoryStore } from '../../../sinks/memory/createMemoryStore.ts';
+import {
+  DEGREE_DIRTY_NAMESPACE,
+  degreeDirtyShards,
+  edgestreamNamespaces,
+  encodeDegreeCount,
+  linkNamespace,
+} from '../../../sinks/namespaces/index.ts';
+import type { Cell, TwoLevelMapStore } from '../../../sinks/store/TwoLevelMapStore.ts';
+import type { ReadRequest } from '../../../processors/contract/EventProcessor.ts';
+import type { EdgeMutation } from '../../../schemas/generated/EdgeMutation.ts';
+import { readPartition } from './readStoreGraph.ts';
+import { readResultsFrom } from './readResultsFrom.ts';
+
+/**
+ * The pure twin of the streams runtime, for model-based tests: the fan-out
+ * processor over an in-memory store, one event at a time. Reads are served
+ * from the store, writes applied with one `mutateMany` per event (clears
+ * mapped to `keepNewest(id, 0, t)`), follow-ups stamped with a fake wall
+ * clock that only moves forward. The cascade and the recount are explicit
+ * steps so a test decides when they run.
+ */
+export interface FanOutHarness {
+  readonly store: TwoLevelMapStore;
+  process(event: EdgeMutation): Promise<void>;
+  /** The events the REMOVE_NODE cascade publishes for `removeNode`, paging every link partition of its vertex. */
+  cascadeEvents(removeNode: EdgeMutation): Promise<EdgeMutation[]>;
+  /** Recounts every marked degree, like the recounter at a quiet moment. */
+  recountDegrees(): Promise<void>;
+}
+
+export function createFanOutHarness(config: { readonly edgeTypes: readonly { readonly name: string }[]; readonly maxMutationIdBytes?: number }): FanOutHarness {
+  const store = createMemoryStore({ namespaces: edgestreamNamespaces(config) });
+  const processor = createFanOutProcessor(config);
+  let clock = 1_000_000n;
+  const tick = (): bigint => (clock += 1n);
+
+  return {
+    store,
+    async process(event) {
+      const requests = processor.reads(event);
+      const answers = new Map<ReadRequest, Cell | undefined>();
+      for (const r of requests) answers.set(r, await store.namespace(r.namespace).get(r.id, r.key));
+      const reads = readResultsFrom(requests, (r) => answers.get(r));
+      const output = processor.process(event, reads, { wallClockMicros: tick() });
+      for (const clear of output.writes.filter(isClearingMutation)) await store.namespace(clear.namespace).keepNewest(clear.id, 0, clear.writeTime);
+      await store.mutateMany(output.writes.filter((m) => !isClearingMutation(m)));
+      const stampedAt = tick();
+      await store.mutateMany(output.followUps.map((f) => ({ ...f, writeTime: stampedAt })));
+    },
+    async cascadeEvents(removeNode) {
+      const events: EdgeMutation[] = [];
+      for (const { name } of config.edgeTypes) {
+        for (const direction of ['out', 'in'] as const) {
+          const ns = store.namespace(linkNamespace(name, direction));
+          let pageState: string | undefined;
+          do {
+            const page = await ns.slice(removeNode.src, { limit: 2, ...(pageState === undefined ? {} : { pageState }) });
+            events.push(...cascadeEventsForPage(removeNode, name, direction, page.cells, { maxMutationIdBytes: config.maxMutationIdBytes ?? 128 }));
+            pageState = page.pageState;
+          } while (pageState !== undefined);
+        }
+      }
+      return events;
+    },
+    async recountDegrees() {
+      const t0 = tick();
+      for (const shard of degreeDirtyShards()) {
+        for (const mark of await readPartition(store.namespace(DEGREE_DIRTY_NAMESPACE), shard)) {
+          const target = recountTargetOf(mark.key);
+          const links = store.namespace(target.links.namespace);
+          let count = 0n;
+          let pageState: string | undefined;
+          do {
+            const page = await links.slice(target.links.id, { limit: 2, ...(pageState === undefined ? {} : { pageState }) });
+            count = countActiveLinks(page.cells, count);
+            pageState = page.pageState;
+          } while (pageState !== undefined);
+          await store.namespace(target.degree.namespace).put(target.degree.id, target.degree.key, encodeDegreeCount(count), t0);
+          await store.namespace(DEGREE_DIRTY_NAMESPACE).delete(shard, mark.key, t0 - 1n);
+        }
+      }
+    },
+  };
+}

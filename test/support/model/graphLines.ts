@@ -1,0 +1,48 @@
+import type { LinkValue, PropertyValue } from '../../../sinks/namespaces/index.ts';
+import type { ModelGraph } from './applyLww.ts';
+
+/**
+ * One text line per fact of a graph, sorted, so the model and the store can
+ * be compared with a readable diff. Both sides render through these helpers.
+ */
+export const linkLine = (direction: 'out' | 'in', edgeType: string, src: string, dst: string, v: LinkValue, writeTime: bigint): string =>
+  `link-${direction} ${edgeType} ${src}->${dst} ${v.state}@${v.time} ${v.mutationId} wt=${writeTime}`;
+
+export const propertyLine = (edgeType: string, bagId: string, name: string, value: PropertyValue, writeTime: bigint): string =>
+  `props ${edgeType} ${bagId.replace('\u0000', '␀')} ${name}=${renderValue(value)} wt=${writeTime}`;
+
+export const degreeLine = (edgeType: string, direction: string, vertex: string, count: bigint): string => `degree ${edgeType} ${direction} ${vertex} = ${count}`;
+
+export const newestFirstLine = (edgeType: string, direction: string, vertex: string, list: readonly { peer: string; time: bigint; mutationId: string }[]): string =>
+  `newest ${edgeType} ${direction} ${vertex}: ${list.map((n) => `${n.peer}@${n.time}(${n.mutationId})`).join(', ')}`;
+
+export const tombstoneLine = (vertex: string, time: bigint, mutationId: string): string => `tombstone ${vertex} @${time} ${mutationId}`;
+
+export function modelGraphLines(graph: ModelGraph): string[] {
+  const lines: string[] = [];
+  for (const { edgeType, src, dst, value } of graph.links.values()) {
+    lines.push(linkLine('out', edgeType, src, dst, value, value.time), linkLine('in', edgeType, src, dst, value, value.time));
+  }
+  for (const [bag, byName] of graph.props) {
+    const [edgeType = '', ...rest] = bag.split('\u0000');
+    for (const [name, p] of byName) lines.push(propertyLine(edgeType, rest.join('\u0000'), name, p.value, p.writeTime));
+  }
+  for (const [key, count] of graph.degrees) {
+    const [edgeType = '', direction = '', vertex = ''] = key.split('\u0000');
+    lines.push(degreeLine(edgeType, direction, vertex, count));
+  }
+  for (const [key, list] of graph.newestFirst) {
+    const [edgeType = '', direction = '', vertex = ''] = key.split('\u0000');
+    lines.push(newestFirstLine(edgeType, direction, vertex, list));
+  }
+  for (const [vertex, t] of graph.nodeTombstones) lines.push(tombstoneLine(vertex, t.time, t.mutationId));
+  return lines.sort();
+}
+
+function renderValue(v: PropertyValue): string {
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Buffer.isBuffer(v)) return `0x${v.toString('hex')}`;
+  if (typeof v === 'number') return `${Object.is(v, -0) ? '-0' : v}d`;
+  return String(v);
+}
