@@ -47,8 +47,15 @@ import { writePartition } from './writePartition.ts';
  *   versions' chunks apart, so the winner is always complete.
  * - Known garbage (never visible, only space): the losing chunks of an
  *   equal-time tie until the next write of that key; chunks of rows removed
- *   by keepNewest or by the part of a deleteNewest range the read did not see
+ *   by keepNewest, by a mutation's `clear` (keys the same group does not
+ *   write) or by the part of a deleteNewest range the read did not see
  *   (their (id, key) chunk partitions are not enumerable without a scan).
+ *   Only a live row leads to its chunks, so these are unreachable; the next
+ *   put or delete of the key at a later time collects them.
+ * - Clear: `Mutation.clear` is a partition tombstone on the namespace table
+ *   (`deletePartition`), sent in the first unlogged batch of the partition's
+ *   rows, at the time `consolidateMutations` chose (T, or T-1 when the group
+ *   adds at T).
  */
 export async function createCassandraStore(config: CassandraStoreConfig): Promise<TwoLevelMapStore> {
   const parsed = parseConfig(cassandraStoreConfigSchema, config, 'cassandra store config');

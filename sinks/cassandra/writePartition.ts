@@ -16,12 +16,18 @@ const EMPTY = Buffer.alloc(0);
  * 1. the chunks of each large value (`<namespace>__chunks`, same timestamp),
  * 2. the main rows, in single-partition unlogged batches (a chunked value's
  *    row holds an empty `value` and its chunk metadata), so a reader never
- *    follows metadata to chunks that are not written yet,
+ *    follows metadata to chunks that are not written yet. The group's clears
+ *    (partition tombstones, times already lowered by `consolidateMutations`)
+ *    come first, so they share the first batch with the rows; each statement
+ *    keeps its own timestamp inside the batch,
  * 3. chunk collection: for each key, a partition delete of its chunk
  *    partition at T-1 after a put at T (chunks are written at their own
  *    write_ts, so this drops exactly the versions older than T, and shadows
  *    older ones that arrive later) and at T after a delete at T. It runs last
  *    so a failure earlier never leaves a live row pointing at collected chunks.
+ *    A clear collects only the chunks of the keys the group itself writes:
+ *    the other keys' chunk partitions are not enumerable without a scan, and
+ *    stay as unreachable garbage until their key's next newer write.
  *
  * A failure at any step throws; repeating the whole group converges.
  */
@@ -29,10 +35,10 @@ export async function writePartition(ns: NamespaceRuntime, group: PartitionWrite
   const { statements: cql, settings, tuning, session } = ns;
   const id = group.id;
   const chunkWrites: BoundStatement[] = [];
-  const rows: BoundStatement[] = group.deletions.map((d) => ({
-    query: cql.deleteRow,
-    params: [d.writeTime, id, asBuffer(d.key)],
-  }));
+  const rows: BoundStatement[] = [
+    ...group.clears.map((writeTime) => ({ query: cql.deletePartition, params: [writeTime, id] })),
+    ...group.deletions.map((d) => ({ query: cql.deleteRow, params: [d.writeTime, id, asBuffer(d.key)] })),
+  ];
   for (const a of group.additions) {
     if (settings.chunking && a.value.length > settings.maxInlineValueBytes) {
       const { metadata, chunks } = chunkStatements(ns, id, a);

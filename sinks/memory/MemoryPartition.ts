@@ -35,7 +35,13 @@ export class MemoryPartition {
     }
   }
 
+  /**
+   * Records a range tombstone (`{ writeTime }` alone is a whole-partition
+   * clear). One already recorded that covers its range at a time >= its own
+   * makes it a no-op, so repeated clears and range deletes do not pile up.
+   */
   deleteRange(tombstone: RangeTombstone): void {
+    if (this.rangeTombstones.some((rt) => subsumes(rt, tombstone))) return;
     this.rangeTombstones.push(tombstone);
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const entry = this.entries[i] as Entry;
@@ -84,4 +90,13 @@ export class MemoryPartition {
 
 function covers(rt: RangeTombstone, key: Uint8Array): boolean {
   return (rt.from === undefined || compareBytes(key, rt.from) >= 0) && (rt.to === undefined || compareBytes(key, rt.to) < 0);
+}
+
+/** `outer` hides everything `inner` hides: a range at least as wide, at a time at least as late. */
+function subsumes(outer: RangeTombstone, inner: RangeTombstone): boolean {
+  return (
+    outer.writeTime >= inner.writeTime &&
+    (outer.from === undefined || (inner.from !== undefined && compareBytes(outer.from, inner.from) <= 0)) &&
+    (outer.to === undefined || (inner.to !== undefined && compareBytes(inner.to, outer.to) <= 0))
+  );
 }

@@ -58,6 +58,8 @@ export function createMemoryStore(config: MemoryStoreConfig): TwoLevelMapStore {
       for (const m of mutations) assertMutation(m, settingsOf(m.namespace).maxValueBytes);
       for (const group of consolidateMutations(mutations)) {
         const partition = partitionOf(group.namespace, group.id);
+        // A clear is a range tombstone over the whole key space (a Cassandra partition tombstone).
+        for (const writeTime of group.clears) partition.deleteRange({ writeTime });
         for (const d of group.deletions) partition.write(d.key.slice(), { kind: 'tombstone', writeTime: d.writeTime });
         for (const a of group.additions) {
           partition.write(a.key.slice(), { kind: 'value', writeTime: a.writeTime, value: a.value.slice() });

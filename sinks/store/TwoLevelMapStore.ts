@@ -81,11 +81,39 @@ export interface KeyValue {
  * KCVMutation). **Deletions apply before additions**: a key both deleted and
  * added ends up holding the added value, even though a plain delete and put
  * at the same write time would leave it deleted (see `consolidateMutations`).
+ * The order is: `clear`, then `deletions`, then `additions`.
  */
 export interface Mutation {
   readonly namespace: string;
   readonly id: string;
   readonly writeTime: bigint;
+  /**
+   * Deletes the whole partition `id` before the deletions and additions: one
+   * partition tombstone (Cassandra `DELETE FROM t USING TIMESTAMP ? WHERE
+   * id = ?`) that hides every cell of the partition written at <= its time,
+   * including cells that arrive later, while cells written later survive.
+   * Idempotent, like every write.
+   *
+   * Its time is `writeTime`, except that **when the same `mutateMany` call
+   * also adds cells to this partition at `writeTime`** (in this mutation or
+   * another one: the rule is applied per (namespace, id, writeTime), like
+   * the deletion rule) it is `writeTime - 1`, so those additions stay
+   * visible; a tombstone at `writeTime` would win the tie and hide them.
+   * Consequence of that rule: cells of *other* keys that were written at
+   * exactly `writeTime` by separate writes survive a clear that comes with
+   * additions (a clear with no additions at `writeTime` hides them). Writers
+   * that need them gone use distinct write times (clear at T, add at T+1),
+   * as for every tie. At `writeTime = 0` with additions the clear has
+   * nothing to hide and writes nothing. `deletions` keep `writeTime`.
+   *
+   * A clear alone is the same partition tombstone as
+   * `NamespaceStore.keepNewest(id, 0, writeTime)`. In chunked namespaces the
+   * chunks of the cleared large values are not enumerated (that would need a
+   * scan of the partition): they become unreachable, since only a live row
+   * leads to its chunks, and are collected by the next put or delete of their
+   * key at a later write time, like the chunks of rows removed by `keepNewest`.
+   */
+  readonly clear?: boolean;
   readonly deletions: readonly Uint8Array[];
   readonly additions: readonly KeyValue[];
 }
@@ -167,7 +195,9 @@ export interface NamespaceStore {
    * smaller than the smallest of them at `writeTime` (`n = 0` deletes the
    * whole partition at `writeTime`). Nothing is deleted when the partition
    * holds fewer than `n` live cells. Returns the number of cells kept.
-   * Idempotent once the partition is quiet.
+   * Idempotent once the partition is quiet. `keepNewest(id, 0, t)` reads
+   * nothing and writes the same partition tombstone as a `mutateMany`
+   * mutation `{ clear: true }` at `t` with no additions.
    */
   keepNewest(id: string, n: number, writeTime: bigint): Promise<number>;
 }
@@ -190,7 +220,8 @@ export interface TwoLevelMapStore {
 
   /**
    * Applies many mutations. They are consolidated per (namespace, id) with
-   * `consolidateMutations` (deletions before additions at each write time),
+   * `consolidateMutations` (clears, then deletions, then additions at each
+   * write time; see `Mutation.clear` for the time a clear is written at),
    * then run concurrently with bounded concurrency. All arguments are
    * validated first, so an invalid mutation writes nothing. If some groups
    * fail, the others are still applied and the call rejects with a

@@ -11,12 +11,16 @@ const m = (namespace: string, id: string, writeTime: bigint, deletions: string[]
   additions: additions.map(([key, value]) => ({ key: k(key), value: k(value) })),
 });
 
-/** A readable form: `del key@t` and `add key=value@t` per group. */
+/** `m` with `clear: true`. */
+const c = (...args: Parameters<typeof m>): Mutation => ({ ...m(...args), clear: true });
+
+/** A readable form: `clear@t`, `del key@t` and `add key=value@t` per group. */
 const show = (groups: PartitionWrites[]) =>
   groups.map((g) => ({
     partition: `${g.namespace}/${g.id}`,
     from: g.mutationIndexes,
     writes: [
+      ...g.clears.map((t) => `clear@${t}`),
       ...g.deletions.map((d) => `del ${Buffer.from(d.key).toString('hex')}@${d.writeTime}`),
       ...g.additions.map((a) => `add ${Buffer.from(a.key).toString('hex')}=${Buffer.from(a.value).toString('hex')}@${a.writeTime}`),
     ],
@@ -52,6 +56,40 @@ describe('consolidateMutations', () => {
         { partition: 'other/b', from: [1], writes: ['del 01@1'] },
         { partition: 'ns/a', from: [2], writes: ['del 01@1'] },
       ],
+    ],
+    [
+      'keeps a clear at its write time when nothing is added at that time',
+      [c('ns', 'a', 5n, ['01'], []), m('ns', 'a', 6n, [], [['02', 'bb']])],
+      [{ partition: 'ns/a', from: [0, 1], writes: ['clear@5', 'del 01@5', 'add 02=bb@6'] }],
+    ],
+    [
+      'writes a clear at T-1 when the group adds at T, so the additions stay visible; deletions keep T',
+      [c('ns', 'a', 5n, ['01', '02'], [['02', 'bb']])],
+      [{ partition: 'ns/a', from: [0], writes: ['clear@4', 'del 01@5', 'add 02=bb@5'] }],
+    ],
+    [
+      'lowers a clear for additions at its time from another mutation of the same partition only',
+      [c('ns', 'a', 5n, [], []), m('ns', 'a', 5n, [], [['01', 'aa']]), c('ns', 'b', 5n, [], []), m('other', 'b', 5n, [], [['01', 'aa']])],
+      [
+        { partition: 'ns/a', from: [0, 1], writes: ['clear@4', 'add 01=aa@5'] },
+        { partition: 'ns/b', from: [2], writes: ['clear@5'] },
+        { partition: 'other/b', from: [3], writes: ['add 01=aa@5'] },
+      ],
+    ],
+    [
+      'keeps one clear per write time, ascending, after lowering',
+      [c('ns', 'a', 7n, [], []), c('ns', 'a', 3n, [], []), c('ns', 'a', 7n, [], []), c('ns', 'a', 4n, [], [['01', 'aa']])],
+      [{ partition: 'ns/a', from: [0, 1, 2, 3], writes: ['clear@3', 'clear@7', 'add 01=aa@4'] }],
+    ],
+    [
+      'drops a clear at 0 that comes with additions at 0: there is nothing older to hide',
+      [c('ns', 'a', 0n, [], [['01', 'aa']])],
+      [{ partition: 'ns/a', from: [0], writes: ['add 01=aa@0'] }],
+    ],
+    [
+      'ignores clear: false',
+      [{ ...m('ns', 'a', 5n, [], []), clear: false }],
+      [{ partition: 'ns/a', from: [0], writes: [] }],
     ],
   ])('%s', (_name, input, expected) => {
     expect(show(consolidateMutations(input))).toEqual(expected);

@@ -56,11 +56,20 @@ export function assertCount(n: number): void {
 
 /** Checks one mutation of `mutateMany`; `maxValueBytes` is its namespace's limit. */
 export function assertMutation(
-  m: { readonly id: string; readonly writeTime: bigint; readonly deletions: readonly Uint8Array[]; readonly additions: readonly { readonly key: Uint8Array; readonly value: Uint8Array }[] },
+  m: {
+    readonly id: string;
+    readonly writeTime: bigint;
+    readonly clear?: boolean;
+    readonly deletions: readonly Uint8Array[];
+    readonly additions: readonly { readonly key: Uint8Array; readonly value: Uint8Array }[];
+  },
   maxValueBytes: number,
 ): void {
   assertId(m.id);
   assertWriteTime(m.writeTime);
+  if (m.clear !== undefined && typeof m.clear !== 'boolean') {
+    throw new StoreError('invalid_argument', `a mutation's clear must be a boolean when present, got ${typeof m.clear}`);
+  }
   if (!Array.isArray(m.deletions) || !Array.isArray(m.additions)) {
     throw new StoreError('invalid_argument', 'a mutation needs deletions and additions arrays');
   }

@@ -74,6 +74,19 @@ describe('cassandra store specifics', () => {
     expect(await chunkVersions(id, b(3))).toEqual([]);
   });
 
+  it('a clear collects the chunks of the keys its group writes; the others\' chunks wait for their key\'s next newer write', async () => {
+    const tiny = store.namespace('c_tiny');
+    const id = freshId('clear-gc');
+    await tiny.put(id, b(1), patternBytes(100, 21), 10n);
+    await tiny.put(id, b(2), patternBytes(100, 22), 10n);
+    await store.mutateMany([{ namespace: 'c_tiny', id, writeTime: 11n, clear: true, deletions: [], additions: [{ key: b(2), value: b(2) }] }]);
+    expect(await chunkVersions(id, b(1))).toEqual(['10']); // unreachable: its row is gone
+    expect(await chunkVersions(id, b(2))).toEqual([]);
+    expect(await tiny.get(id, b(1))).toBeUndefined();
+    await tiny.put(id, b(1), b(1), 12n);
+    expect(await chunkVersions(id, b(1))).toEqual([]);
+  });
+
   it('stores a chunked value as an empty value plus metadata in the namespace row', async () => {
     const id = freshId('layout');
     await store.namespace('c_tiny').put(id, b(1), patternBytes(100, 6), 5n);

@@ -65,13 +65,13 @@ export function describeLastWriteWins(ctx: () => ContractContext): void {
     });
 
     it('random puts and deletes in shuffled arrival orders converge to the last-write-wins model', async () => {
-      const { tiny, options } = ctx();
+      const { store, tiny, options } = ctx();
       const maxInline = tiny.features.maxInlineValueBytes;
       await fc.assert(
         fc.asyncProperty(modelOpsArbitrary(Math.min(maxInline, TINY_INLINE_BYTES)), async (ops) => {
           const [sequential, concurrent] = [freshId('model'), freshId('model')];
-          for (const op of [...ops].sort((x, y) => x.arrival - y.arrival)) await applyOp(tiny, sequential, op);
-          await Promise.all([...ops].reverse().map((op) => applyOp(tiny, concurrent, op)));
+          for (const op of [...ops].sort((x, y) => x.arrival - y.arrival)) await applyOp(store, tiny, sequential, op);
+          await Promise.all([...ops].reverse().map((op) => applyOp(store, tiny, concurrent, op)));
           const [s, c] = [await everything(tiny, sequential), await everything(tiny, concurrent)];
           expect(summary(c)).toEqual(summary(s));
           assertMatchesModel(s, ops, maxInline);
@@ -82,11 +82,11 @@ export function describeLastWriteWins(ctx: () => ContractContext): void {
   });
 }
 
-function summary(cells: readonly Cell[]): string[] {
+export function summary(cells: readonly Cell[]): string[] {
   return cells.map((c) => `${hex(c.key)}=${hex(c.value)}@${c.writeTime}`);
 }
 
-function assertMatchesModel(cells: readonly Cell[], ops: readonly ModelOp[], maxInline: number): void {
+export function assertMatchesModel(cells: readonly Cell[], ops: readonly ModelOp[], maxInline: number): void {
   const byKey = new Map(cells.map((c) => [hex(c.key), c]));
   expect(cells.length).toBe(byKey.size);
   expectedState(ops, maxInline).forEach((expected, k) => {

@@ -3,6 +3,7 @@ import type { NamespaceConfigInput } from '../../sinks/store/storeConfig.ts';
 import type { NamespaceStore, TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
 import { TINY_INLINE_BYTES } from './contractHelpers.ts';
 import { describeChunkedValues } from './contractChunking.ts';
+import { describeClear } from './contractClear.ts';
 import { describeConfiguration } from './contractConfig.ts';
 import { describeLastWriteWins } from './contractLastWriteWins.ts';
 import { describeMutateMany } from './contractMutateMany.ts';
@@ -82,6 +83,7 @@ export function describeTwoLevelMapStoreContract(
     describeRangeDeletes(ctx);
     describeChunkedValues(ctx);
     describeMutateMany(ctx);
+    describeClear(ctx);
     describeConfiguration(ctx);
   });
 }
