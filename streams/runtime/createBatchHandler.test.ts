@@ -191,6 +191,20 @@ describe('the batch handler (runtime pipeline on sinks/memory)', () => {
     expect(log.committed).toEqual(['p.in:0@1']);
   });
 
+  it('writes a partition clear at its own time, so it beats another event’s addition at that time in the same chunk', async () => {
+    const h = pipelineHarness();
+    await h.memory.mutateMany([{ namespace: 't_in', id: 'b', writeTime: 3n, deletions: [], additions: [{ key: utf8('old'), value: utf8('x') }] }]);
+    const { payload } = fakePayload('p.in', 0, [
+      ev(0, { mutation_id: 'adds-at-10', src: 'a', dst: 'b', time: '10' }),
+      ev(1, { mutation_id: 'clears-at-10', op: 'clear', dst: 'b', time: '10' }),
+      ev(2, { mutation_id: 'adds-at-11', src: 'c', dst: 'b', time: '11' }),
+    ]);
+    await h.handler(payload);
+    const cells = (await h.memory.namespace('t_in').slice('b', { limit: 10 })).cells.map((c) => text(c.key));
+    expect(cells).toEqual(['c']); // 'old' (t3) and 'a' (t10, tie lost to the tombstone) are gone; 'c' (t11) survives
+    expect(h.calls.flat().some((m) => (m as { clear?: boolean }).clear)).toBe(false); // clears never go through mutateMany
+  });
+
   it('puts topic, partition, offset and mutation_id on every per-event log line', async () => {
     const h = pipelineHarness();
     h.failWrites((m) => (m.namespace === 't_in' ? 'timeout' : undefined));

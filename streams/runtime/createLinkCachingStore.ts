@@ -58,10 +58,11 @@ export function createLinkCachingStore(
             !(
               cacheable(m.namespace, a.value) &&
               !deleted.has(cellAt(m.namespace, m.id, a.key, m.writeTime)) &&
+              !deleted.has(partitionAt(m.namespace, m.id, m.writeTime)) &&
               cache.dominates(m.namespace, m.id, a.key, m.writeTime, a.value)
             ),
         );
-        if (additions.length === 0 && m.deletions.length === 0) return;
+        if (additions.length === 0 && m.deletions.length === 0 && (m as { readonly clear?: unknown }).clear !== true) return;
         sent.push(additions.length === m.additions.length ? m : { ...m, additions });
         originOf.push(index);
       });
@@ -88,15 +89,23 @@ export function createLinkCachingStore(
 }
 
 /**
- * Cells deleted somewhere in the call. An addition of such a cell at the same
- * write time must be sent even when the cache dominates it: "deletions before
- * additions" (consolidateMutations) drops the deletion only because the
- * addition is there; without it the tombstone would win the tie.
+ * Cells (and partitions, for `clear`) deleted somewhere in the call. An
+ * addition of such a cell at the same write time must be sent even when the
+ * cache dominates it: "deletions before additions" drops the deletion only
+ * because the addition is there (and a clear is lowered to T-1 only because
+ * of additions at T); without the addition the tombstone would win the tie.
  */
 function deletedCells(mutations: readonly Mutation[]): Set<string> {
   const cells = new Set<string>();
-  for (const m of mutations) for (const key of m.deletions) cells.add(cellAt(m.namespace, m.id, key, m.writeTime));
+  for (const m of mutations) {
+    for (const key of m.deletions) cells.add(cellAt(m.namespace, m.id, key, m.writeTime));
+    if ((m as { readonly clear?: unknown }).clear === true) cells.add(partitionAt(m.namespace, m.id, m.writeTime));
+  }
   return cells;
+}
+
+function partitionAt(namespace: string, id: string, writeTime: bigint): string {
+  return `${namespace}\u0000${id}@${writeTime}`;
 }
 
 function cellAt(namespace: string, id: string, key: Uint8Array, writeTime: bigint): string {

@@ -164,3 +164,17 @@ describe('createLinkCachingStore', () => {
 
   });
 });
+
+describe('createLinkCachingStore with partition clears', () => {
+  it('sends a dominated addition when the same call clears its partition at the same time (the clear must stay at T-1)', async () => {
+    const inner = createMemoryStore({ namespaces: NAMESPACES });
+    const sent: Mutation[][] = [];
+    const spy: TwoLevelMapStore = { ...inner, namespace: (n) => inner.namespace(n), mutateMany: async (ms) => void sent.push([...ms]) };
+    const cache = createLinkCache({ entries: 10 });
+    cache.record('f_out', 'a', b(1), 5n, b(1));
+    const add: Mutation = { namespace: 'f_out', id: 'a', writeTime: 5n, deletions: [], additions: [{ key: b(1), value: b(1) }] };
+    const clear = { namespace: 'f_out', id: 'a', writeTime: 5n, deletions: [], additions: [], clear: true } as Mutation;
+    await createLinkCachingStore(spy, cache).mutateMany([clear, add]);
+    expect(sent[0]).toEqual([clear, add]); // the clear-only mutation is not dropped either
+  });
+});

@@ -1,4 +1,4 @@
-import type { EventProcessor } from '../../../processors/index.ts';
+import { clearPartition, type EventProcessor } from '../../../processors/index.ts';
 import { DecodeError } from '../../serde/index.ts';
 import type { ValidateEvent } from '../pipelineTypes.ts';
 
@@ -7,11 +7,12 @@ import type { ValidateEvent } from '../pipelineTypes.ts';
  * processors/fanout): `src → dst` at `time` writes `t_out[src][dst]` and
  * `t_in[dst][src]` (value = the event id), reads `t_out[src][dst]` first,
  * marks `t_dirty[src]` as a follow-up, and emits to `edge-mutations` when
- * `emit` is set. `op: 'throw'` makes `process` throw.
+ * `emit` is set. `op: 'throw'` makes `process` throw; `op: 'clear'` clears
+ * `t_in[dst]` at `time` (a ClearingMutation) and writes nothing else.
  */
 export interface TestEvent {
   readonly mutation_id: string;
-  readonly op: 'link' | 'throw';
+  readonly op: 'link' | 'throw' | 'clear';
   readonly src: string;
   readonly dst: string;
   readonly time: string;
@@ -32,6 +33,7 @@ export function createTestProcessor(seen: { reads: (string | undefined)[] } = { 
     reads: (e) => [{ namespace: 't_out', id: e.src, key: utf8(e.dst) }],
     process(e, reads, ctx) {
       if (e.op === 'throw') throw new Error(`poison ${e.mutation_id}`);
+      if (e.op === 'clear') return { writes: [clearPartition('t_in', e.dst, BigInt(e.time))], followUps: [], emits: [] };
       const before = reads.get({ namespace: 't_out', id: e.src, key: utf8(e.dst) });
       seen.reads.push(before === undefined ? undefined : new TextDecoder().decode(before.value));
       const writeTime = BigInt(e.time);
