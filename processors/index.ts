@@ -7,3 +7,5 @@ export { cascadeEventsForPage, type CascadeOptions } from './cascade/cascadeEven
 export { cascadeMutationId } from './cascade/cascadeMutationId.ts';
 export { countActiveLinks } from './counts/countActiveLinks.ts';
 export { recountTargetOf, type RecountTarget } from './counts/recountTargetOf.ts';
+export { createNodeRemovalCascade, type NodeRemovalCascade, type NodeRemovalCascadeOptions } from './cascade/createNodeRemovalCascade.ts';
+export { degreeRecountLogic, type DegreeRecountLogic } from './counts/degreeRecountLogic.ts';

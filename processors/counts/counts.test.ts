@@ -33,8 +33,8 @@ describe('recountTargetOf', () => {
     ['in', 'follows_in'],
   ] as const)('maps a %s mark to the link partition to count and the degree cell to write', (direction, namespace) => {
     const target = recountTargetOf(encodeDegreeDirtyKey({ edgeType: 'follows', direction, vertex: 'bob' }));
-    expect(target).toMatchObject({ edgeType: 'follows', direction, vertex: 'bob', links: { namespace, id: 'bob' } });
-    expect(target.degree).toEqual({ namespace: 'degrees', id: 'bob', key: encodeDegreesKey('follows', direction) });
+    expect(target).toMatchObject({ edgeType: 'follows', direction, vertex: 'bob', source: { namespace, id: 'bob' } });
+    expect(target.result).toEqual({ namespace: 'degrees', id: 'bob', key: encodeDegreesKey('follows', direction) });
   });
 
   it('rejects a malformed mark', () => {

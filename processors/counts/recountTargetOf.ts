@@ -9,9 +9,9 @@ import {
 /** Where a recount reads and where it writes, for one degree_dirty mark. */
 export interface RecountTarget extends DegreeDirtyMark {
   /** The link partition to count: `T_out[vertex]` for out, `T_in[vertex]` for in. */
-  readonly links: { readonly namespace: string; readonly id: string };
+  readonly source: { readonly namespace: string; readonly id: string };
   /** The cell that holds the count: `degrees[vertex][type ␀ dir]`. */
-  readonly degree: { readonly namespace: string; readonly id: string; readonly key: Uint8Array };
+  readonly result: { readonly namespace: string; readonly id: string; readonly key: Uint8Array };
 }
 
 /** Parses a degree_dirty key back into (type, direction, vertex) and the partitions a recount touches. */
@@ -19,7 +19,7 @@ export function recountTargetOf(markKey: Uint8Array): RecountTarget {
   const mark = decodeDegreeDirtyKey(markKey);
   return {
     ...mark,
-    links: { namespace: linkNamespace(mark.edgeType, mark.direction), id: mark.vertex },
-    degree: { namespace: DEGREES_NAMESPACE, id: mark.vertex, key: encodeDegreesKey(mark.edgeType, mark.direction) },
+    source: { namespace: linkNamespace(mark.edgeType, mark.direction), id: mark.vertex },
+    result: { namespace: DEGREES_NAMESPACE, id: mark.vertex, key: encodeDegreesKey(mark.edgeType, mark.direction) },
   };
 }

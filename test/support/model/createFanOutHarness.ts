@@ -73,15 +73,15 @@ export function createFanOutHarness(config: { readonly edgeTypes: readonly { rea
       for (const shard of degreeDirtyShards()) {
         for (const mark of await readPartition(store.namespace(DEGREE_DIRTY_NAMESPACE), shard)) {
           const target = recountTargetOf(mark.key);
-          const links = store.namespace(target.links.namespace);
+          const links = store.namespace(target.source.namespace);
           let count = 0n;
           let pageState: string | undefined;
           do {
-            const page = await links.slice(target.links.id, { limit: 2, ...(pageState === undefined ? {} : { pageState }) });
+            const page = await links.slice(target.source.id, { limit: 2, ...(pageState === undefined ? {} : { pageState }) });
             count = countActiveLinks(page.cells, count);
             pageState = page.pageState;
           } while (pageState !== undefined);
-          await store.namespace(target.degree.namespace).put(target.degree.id, target.degree.key, encodeDegreeCount(count), t0);
+          await store.namespace(target.result.namespace).put(target.result.id, target.result.key, encodeDegreeCount(count), t0);
           await store.namespace(DEGREE_DIRTY_NAMESPACE).delete(shard, mark.key, t0 - 1n);
         }
       }

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { encodeDegreeDirtyKey, encodeLinkValue } from '../../sinks/namespaces/index.ts';
+import type { RecountLogic } from '../../streams/runtime/createRecounter.ts';
+import { degreeRecountLogic } from './degreeRecountLogic.ts';
+
+// Compile-time check that the recounter accepts it (streams/runtime RecountLogic).
+const asRecounterLogic: RecountLogic = degreeRecountLogic;
+
+describe('degreeRecountLogic', () => {
+  it('walks the 16 degree_dirty shards', () => {
+    expect(asRecounterLogic.markNamespace).toBe('degree_dirty');
+    expect(degreeRecountLogic.markPartitions).toEqual(Array.from({ length: 16 }, (_, n) => `shard-${n}`));
+  });
+
+  it('turns a mark into the link partition to count and the degree cell to write; a malformed mark into undefined', () => {
+    const target = degreeRecountLogic.target(encodeDegreeDirtyKey({ edgeType: 'likes', direction: 'in', vertex: 'v' }));
+    expect(target?.source).toEqual({ namespace: 'likes_in', id: 'v' });
+    expect(target?.result.namespace).toBe('degrees');
+    expect(degreeRecountLogic.target(Buffer.from('garbage'))).toBeUndefined();
+  });
+
+  it('counts ACTIVE links and stores counts as u64 BE', () => {
+    const cell = (state: 'ACTIVE' | 'REMOVED') => ({ key: Buffer.from('p'), value: encodeLinkValue({ state, time: 1n, mutationId: 'm' }), writeTime: 1n });
+    expect(degreeRecountLogic.counts(cell('ACTIVE'))).toBe(true);
+    expect(degreeRecountLogic.counts(cell('REMOVED'))).toBe(false);
+    expect([...degreeRecountLogic.encodeCount(3n)]).toEqual([0, 0, 0, 0, 0, 0, 0, 3]);
+  });
+});
