@@ -96,14 +96,14 @@ export interface UpResult {
  * running (pid alive and ours) are left alone; a stale pid file is discarded. If any
  * server fails, the ones this call started are stopped again and the error says why.
  */
-export async function stackUp(config: StackConfig, log: Log): Promise<UpResult> {
+export async function stackUp(config: StackConfig, log: Log, servers: readonly LocalServer[] = LOCAL_SERVERS): Promise<UpResult> {
   return withLock(config, log, async () => {
     const t0 = Date.now();
     const started: ServerRecord[] = [];
     const alreadyRunning: string[] = [];
     const pending: Promise<void>[] = [];
     try {
-      for (const server of LOCAL_SERVERS) {
+      for (const server of servers) {
         const existing = readRecord(config, server.name);
         if (existing && isOurProcess(existing)) {
           alreadyRunning.push(server.name);

@@ -27,13 +27,14 @@ export interface StackConfig {
   readonly readyTimeoutMs: number;
 }
 
+/** All within 19042–19093, so offsets that are multiples of 100 never collide with another stack. */
 const BASE_PORTS = {
   kafka: 19092,
   kafkaController: 19093,
   cassandraCql: 19042,
-  cassandraStorage: 17000,
-  registryHttp: 18081,
-  registryManagement: 19000,
+  cassandraStorage: 19070,
+  registryHttp: 19081,
+  registryManagement: 19082,
 } as const;
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -7,6 +7,8 @@ import { stackDown, stackStatus, stackUp, readRecord, LOCAL_SERVERS } from '../.
 import { isOurProcess } from '../../stack/processControl.ts';
 import { portOpen } from '../../stack/readiness.ts';
 import { loadStackConfig } from '../../stack/stackConfig.ts';
+import type { LocalServer } from '../../stack/servers/localServer.ts';
+import { StackError } from '../../stack/stackError.ts';
 
 // A second, private stack on shifted ports, so up/down can be tested without touching
 // the stack the rest of the suite runs on.
@@ -75,5 +77,30 @@ describe('local JVM stack', () => {
     expect(status.find((s) => s.server === 'kafka')?.state).toBe('stale-pid-file');
     await stackDown(config, log);
     expect(readRecord(config, 'kafka')).toBeUndefined();
+  });
+});
+
+describe('a server that dies during startup', () => {
+  it('fails the start with the tail of its log and leaves no record behind', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgestream-stack-dying-'));
+    const dyingConfig = loadStackConfig({ ...process.env, EDGESTREAM_STACK_PORT_OFFSET: String(Number(process.env['EDGESTREAM_STACK_PORT_OFFSET'] ?? 0) + 600), EDGESTREAM_STACK_DIR: dir });
+    // A real process that behaves like a JVM failing at boot: prints a reason, exits 1.
+    const dying: LocalServer = {
+      name: 'kafka',
+      ports: () => [],
+      prepare: async ({ marker }) => ({
+        bin: process.execPath,
+        args: ['-e', 'console.error("FATAL: cannot bind, giving up"); process.exit(1)', '--', marker],
+      }),
+      ready: async () => false,
+    };
+    try {
+      const err = await stackUp(dyingConfig, log, [dying]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StackError);
+      expect((err as StackError).code).toBe('START_FAILED');
+      expect((err as StackError).message).toMatch(/kafka exited during startup[\s\S]*FATAL: cannot bind, giving up/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
