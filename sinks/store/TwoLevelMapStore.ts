@@ -94,14 +94,14 @@ export interface Mutation {
    * including cells that arrive later, while cells written later survive.
    * Idempotent, like every write.
    *
-   * Its time is `writeTime`, except that **when the same `mutateMany` call
-   * also adds cells to this partition at `writeTime`** (in this mutation or
-   * another one: the rule is applied per (namespace, id, writeTime), like
-   * the deletion rule) it is `writeTime - 1`, so those additions stay
-   * visible; a tombstone at `writeTime` would win the tie and hide them.
-   * Consequence of that rule: cells of *other* keys that were written at
-   * exactly `writeTime` by separate writes survive a clear that comes with
-   * additions (a clear with no additions at `writeTime` hides them). Writers
+   * Its time is `writeTime`, except that **when this same mutation also adds
+   * cells** it is `writeTime - 1`, so its own additions stay visible; a
+   * tombstone at `writeTime` would win the tie and hide them. Additions of
+   * other mutations are never protected, whether they come in the same
+   * `mutateMany` call or not: mutations are independent facts.
+   * Consequence of that rule: cells of *other* keys written at exactly
+   * `writeTime` by other writes survive a clear that comes with additions
+   * (a clear with no additions at `writeTime` hides them). Writers
    * that need them gone use distinct write times (clear at T, add at T+1),
    * as for every tie. At `writeTime = 0` with additions the clear has
    * nothing to hide and writes nothing. `deletions` keep `writeTime`.
@@ -220,8 +220,9 @@ export interface TwoLevelMapStore {
 
   /**
    * Applies many mutations. They are consolidated per (namespace, id) with
-   * `consolidateMutations` (clears, then deletions, then additions at each
-   * write time; see `Mutation.clear` for the time a clear is written at),
+   * `consolidateMutations` (clear, then deletions, then additions within
+   * each mutation; across mutations plain last-write-wins, so the result
+   * equals sending each mutation on its own in any order),
    * then run concurrently with bounded concurrency. All arguments are
    * validated first, so an invalid mutation writes nothing. If some groups
    * fail, the others are still applied and the call rejects with a

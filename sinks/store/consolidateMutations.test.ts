@@ -39,9 +39,9 @@ describe('consolidateMutations', () => {
       [{ partition: 'ns/a', from: [0, 1], writes: ['del 01@5', 'add 01=aa@6'] }],
     ],
     [
-      'drops a same-time deletion even when it comes from another mutation',
+      'lets a same-time deletion from another mutation win, as if sent separately (two events never cancel each other)',
       [m('ns', 'a', 5n, [], [['01', 'aa']]), m('ns', 'a', 5n, ['01'], [])],
-      [{ partition: 'ns/a', from: [0, 1], writes: ['add 01=aa@5'] }],
+      [{ partition: 'ns/a', from: [0, 1], writes: ['del 01@5'] }],
     ],
     [
       'collapses duplicates, keeping the greater of two equal-time values',
@@ -68,18 +68,18 @@ describe('consolidateMutations', () => {
       [{ partition: 'ns/a', from: [0], writes: ['clear@4', 'del 01@5', 'add 02=bb@5'] }],
     ],
     [
-      'lowers a clear for additions at its time from another mutation of the same partition only',
+      'lowers a clear only for its own additions: another mutation\'s same-time add loses to it',
       [c('ns', 'a', 5n, [], []), m('ns', 'a', 5n, [], [['01', 'aa']]), c('ns', 'b', 5n, [], []), m('other', 'b', 5n, [], [['01', 'aa']])],
       [
-        { partition: 'ns/a', from: [0, 1], writes: ['clear@4', 'add 01=aa@5'] },
+        { partition: 'ns/a', from: [0, 1], writes: ['clear@5', 'add 01=aa@5'] },
         { partition: 'ns/b', from: [2], writes: ['clear@5'] },
         { partition: 'other/b', from: [3], writes: ['add 01=aa@5'] },
       ],
     ],
     [
       'keeps one clear per write time, ascending, after lowering',
-      [c('ns', 'a', 7n, [], []), c('ns', 'a', 3n, [], []), c('ns', 'a', 7n, [], []), c('ns', 'a', 4n, [], [['01', 'aa']])],
-      [{ partition: 'ns/a', from: [0, 1, 2, 3], writes: ['clear@3', 'clear@7', 'add 01=aa@4'] }],
+      [c('ns', 'a', 7n, [], []), c('ns', 'a', 3n, [], []), c('ns', 'a', 7n, [], []), c('ns', 'a', 5n, [], [['01', 'aa']])],
+      [{ partition: 'ns/a', from: [0, 1, 2, 3], writes: ['clear@3', 'clear@4', 'clear@7', 'add 01=aa@5'] }],
     ],
     [
       'drops a clear at 0 that comes with additions at 0: there is nothing older to hide',

@@ -17,8 +17,8 @@ export interface PartitionWrites {
   /**
    * Times of whole-partition deletions (partition tombstones), ascending and
    * distinct: each hides every cell of the partition written at <= it. These
-   * are the times to write, already lowered from T to T-1 where the group
-   * also adds at T (see `Mutation.clear`).
+   * are the times to write, already lowered from T to T-1 where the clearing
+   * mutation itself also adds at T (see `Mutation.clear`).
    */
   readonly clears: readonly bigint[];
   /** Sorted by key, then write time. */
@@ -30,21 +30,22 @@ export interface PartitionWrites {
 }
 
 /**
- * Groups mutations per (namespace, id) and makes "clear, then deletions, then
- * additions" hold on a last-write-wins store (JanusGraph `Mutation.consolidate`):
+ * Groups mutations per (namespace, id) so that `mutateMany(ms)` leaves exactly the
+ * state of issuing each mutation on its own, in any order (JanusGraph
+ * `Mutation.consolidate`, applied per input mutation):
  *
- * - A deletion of a key that is also added at the same write time is dropped.
- *   This is needed, not an optimisation: sent as-is, the tombstone would win
- *   the tie and the key would end up deleted.
- * - Likewise a clear at T of a partition that the group also adds to at T is
- *   written at T-1 (and dropped when T is 0: nothing is written before 0),
- *   so it hides everything older than the additions but not the additions.
- *   Clears are kept per write time, deduplicated; every one is written, even
- *   though the greatest one alone would give the same state.
- * - Duplicate deletions (same key and write time) collapse into one.
- * - Two additions of one key at the same write time collapse into the one
- *   with the greater value bytes, which is what the store's tie rule would
- *   keep anyway, so `mutateMany` equals issuing the writes one by one.
+ * - **Within one mutation**, "clear, then deletions, then additions" holds: a
+ *   deletion of a key the same mutation adds at its write time is dropped (sent
+ *   as-is the tombstone would win the tie), and its clear is written at T-1 when
+ *   it also adds (dropped when T is 0: nothing is written before 0).
+ * - **Across mutations** nothing is reordered: they are independent facts settled
+ *   by last-write-wins, so a deletion (or clear) at T from one mutation still beats
+ *   an addition at T from another, exactly as if they had been sent separately.
+ *   (Merging two events' writes must never let one event's add cancel another
+ *   event's same-time delete.)
+ * - Duplicates collapse: equal deletions into one, two additions of one key at one
+ *   write time into the greater value bytes (the store's tie rule), and an
+ *   addition that a same-time deletion from another mutation beats is not sent.
  *
  * Writes at different write times are all kept; their timestamps decide.
  * Pure: inputs are not modified and the output shares their buffers.
@@ -59,8 +60,15 @@ export function consolidateMutations(mutations: readonly Mutation[]): PartitionW
       groups.set(groupKey, group);
     }
     group.indexes.push(index);
-    if (m.clear === true) group.clears.add(m.writeTime);
-    for (const key of m.deletions) group.deletions.set(cellId(key, m.writeTime), { key, writeTime: m.writeTime });
+    const ownAdds = new Set(m.additions.map(({ key }) => cellId(key, m.writeTime)));
+    if (m.clear === true) {
+      const at = m.additions.length > 0 ? m.writeTime - 1n : m.writeTime;
+      if (at >= 0n) group.clears.add(at);
+    }
+    for (const key of m.deletions) {
+      const id = cellId(key, m.writeTime);
+      if (!ownAdds.has(id)) group.deletions.set(id, { key, writeTime: m.writeTime });
+    }
     for (const { key, value } of m.additions) {
       const id = cellId(key, m.writeTime);
       const existing = group.additions.get(id);
@@ -75,7 +83,7 @@ export function consolidateMutations(mutations: readonly Mutation[]): PartitionW
 interface GroupBuilder {
   readonly namespace: string;
   readonly id: string;
-  /** Write times of the group's clears, as given (not yet lowered). */
+  /** Write times of the group's clears, already lowered to T-1 where their own mutation adds at T. */
   readonly clears: Set<bigint>;
   readonly deletions: Map<string, TimedKey>;
   readonly additions: Map<string, TimedKeyValue>;
@@ -83,19 +91,14 @@ interface GroupBuilder {
 }
 
 function finishGroup(g: GroupBuilder): PartitionWrites {
-  const deletions = [...g.deletions.entries()].filter(([id]) => !g.additions.has(id)).map(([, d]) => d);
-  const addedAt = new Set([...g.additions.values()].map((a) => a.writeTime));
-  const clears = new Set<bigint>();
-  for (const t of g.clears) {
-    const at = addedAt.has(t) ? t - 1n : t;
-    if (at >= 0n) clears.add(at);
-  }
+  // A same-time tombstone from another mutation wins the tie anyway: skip the add.
+  const additions = [...g.additions.entries()].filter(([id]) => !g.deletions.has(id)).map(([, a]) => a);
   return {
     namespace: g.namespace,
     id: g.id,
-    clears: [...clears].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
-    deletions: deletions.sort(byKeyThenTime),
-    additions: [...g.additions.values()].sort(byKeyThenTime),
+    clears: [...g.clears].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    deletions: [...g.deletions.values()].sort(byKeyThenTime),
+    additions: additions.sort(byKeyThenTime),
     mutationIndexes: g.indexes,
   };
 }

@@ -100,15 +100,16 @@ export function describeClear(ctx: () => ContractContext): void {
       expect(await state(main, alone)).toEqual([]);
     });
 
-    it('is lowered by additions at its time from other mutations of the same call, not of other calls', async () => {
+    it('beats a same-time addition of another mutation, in one call exactly as in separate calls', async () => {
       const { store, main } = ctx();
       const [sameCall, twoCalls] = [freshId('clear-group'), freshId('clear-group')];
       const add = (id: string): Mutation => ({ namespace: 'c_main', id, writeTime: 10n, deletions: [], additions: [{ key: b(1), value: b(1) }] });
       await store.mutateMany([add(sameCall), clearOf(main, sameCall, 10n), clearOf(main, freshId('clear-other'), 10n)]);
       await store.mutateMany([add(twoCalls)]);
       await store.mutateMany([clearOf(main, twoCalls, 10n)]);
-      expect(await state(main, sameCall)).toEqual(['01=01@10']);
-      expect(await state(main, twoCalls)).toEqual([]); // separate calls: the tombstone wins the tie
+      // Only a mutation's own additions survive its clear; another event's do not.
+      expect(await state(main, sameCall)).toEqual([]);
+      expect(await state(main, twoCalls)).toEqual([]);
     });
 
     it('repeating clears, with or without additions, in any order, converges to the same state', async () => {
