@@ -1,0 +1,125 @@
+import type { Kafka, Message } from 'kafkajs';
+import { describe, expect, it } from 'vitest';
+import { defaultEdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+import type { EdgeMutation } from '../../schemas/index.ts';
+import type { AvroSerde } from '../serde/index.ts';
+import { createTestClock } from '../runtime/testing/testClock.ts';
+import { createEdgeProducer } from './createEdgeProducer.ts';
+import { ProducerError } from './ProducerError.ts';
+
+/** A kafkajs stand-in that records sends, and a serde that "encodes" to JSON (bigint as string). */
+function setup() {
+  const sends: { topic: string; acks?: number; messages: Message[] }[] = [];
+  const producerConfigs: unknown[] = [];
+  let disconnected = false;
+  const kafka = {
+    producer: (config: unknown) => {
+      producerConfigs.push(config);
+      return {
+        connect: async () => {},
+        disconnect: async () => void (disconnected = true),
+        send: async (record: { topic: string; acks?: number; messages: Message[] }) => void sends.push(record),
+      };
+    },
+  } as unknown as Kafka;
+  const encoded: { subject: string; value: EdgeMutation }[] = [];
+  const serde = {
+    encode: async (subject: string, value: EdgeMutation) => {
+      encoded.push({ subject, value });
+      return Buffer.from(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+    },
+    decode: async () => {
+      throw new Error('not used');
+    },
+  } as unknown as AvroSerde;
+  const clock = createTestClock({ startMs: 1_700_000_000_000 });
+  let ids = 0;
+  const producer = createEdgeProducer({ kafka, serde, config: defaultEdgestreamConfig({ topics: { prefix: 'p.', partitions: 3, replicationFactor: 1 } }), clock, newMutationId: () => `id-${++ids}` });
+  return { producer, sends, encoded, producerConfigs, isDisconnected: () => disconnected };
+}
+
+async function rejection(p: Promise<unknown>): Promise<ProducerError> {
+  const e = await p.then(() => undefined, (error: unknown) => error);
+  if (!ProducerError.is(e)) throw new Error(`expected a ProducerError, got ${String(e)}`);
+  return e;
+}
+
+describe('createEdgeProducer', () => {
+  it('uses an idempotent producer with one request in flight and sends with acks=all to <prefix>edge-mutations', async () => {
+    const s = setup();
+    await Promise.all([s.producer.addEdge({ type: 'follows', src: 'alice', dst: 'bob' }), s.producer.flush()]);
+    expect(s.producerConfigs[0]).toMatchObject({ idempotent: true, maxInFlightRequests: 1 });
+    expect(s.sends).toHaveLength(1);
+    expect(s.sends[0]).toMatchObject({ topic: 'p.edge-mutations', acks: -1, messages: [{ key: 'alice' }] });
+    expect(s.encoded[0]?.subject).toBe('p.edge-mutations-value');
+  });
+
+  it('fills mutation ids and strictly increasing event times when not given, and keeps given ones', async () => {
+    const s = setup();
+    const sent = await Promise.all([
+      s.producer.addEdge({ type: 'follows', src: 'a', dst: 'b', properties: { weight: 3n } }),
+      s.producer.removeEdge({ type: 'follows', src: 'a', dst: 'b' }),
+      s.producer.setProperties({ type: 'likes', src: 'a', dst: 'c', properties: { note: 'hi' }, eventTime: 1_650_000_000_000_000n, mutationId: 'mine' }),
+      s.producer.flush(),
+    ]);
+    expect(sent.slice(0, 3)).toEqual([
+      { mutationId: 'id-1', eventTime: 1_700_000_000_000_000n },
+      { mutationId: 'id-2', eventTime: 1_700_000_000_000_001n },
+      { mutationId: 'mine', eventTime: 1_650_000_000_000_000n },
+    ]);
+    expect(s.encoded.map((e) => e.value.op)).toEqual(['ADD_EDGE', 'REMOVE_EDGE', 'SET_PROPERTIES']);
+  });
+
+  it('removeProperties names keys; an empty list clears the bag', async () => {
+    const s = setup();
+    await Promise.all([
+      s.producer.removeProperties({ type: 'follows', src: 'a', dst: 'b', keys: ['color'] }),
+      s.producer.removeProperties({ type: 'follows', src: 'a', dst: 'b', keys: [] }),
+      s.producer.flush(),
+    ]);
+    expect(s.encoded.map((e) => [e.value.op, e.value.property_keys])).toEqual([
+      ['REMOVE_PROPERTIES', ['color']],
+      ['REMOVE_PROPERTIES', []],
+    ]);
+  });
+
+  it('removeNode keys by the vertex, with no edge type and no dst', async () => {
+    const s = setup();
+    await Promise.all([s.producer.removeNode({ vertex: 'carol' }), s.producer.flush()]);
+    expect(s.encoded[0]?.value).toMatchObject({ op: 'REMOVE_NODE', edge_type: '', src: 'carol', dst: '' });
+    expect(s.sends[0]?.messages[0]?.key).toBe('carol');
+  });
+
+  it.each([
+    ['an undeclared edge type', () => ({ type: 'hates', src: 'a', dst: 'b' }), 'type'],
+    ['an empty src', () => ({ type: 'follows', src: '', dst: 'b' }), 'src'],
+    ['a NUL in dst', () => ({ type: 'follows', src: 'a', dst: 'b\u0000' }), 'dst'],
+    ['an event time in seconds', () => ({ type: 'follows', src: 'a', dst: 'b', eventTime: 1_700_000_000n }), 'eventTime'],
+    ['an empty mutation id', () => ({ type: 'follows', src: 'a', dst: 'b', mutationId: '' }), 'mutationId'],
+    ['a property of an unsupported type', () => ({ type: 'follows', src: 'a', dst: 'b', properties: { when: new Date() as never } }), 'properties.when'],
+  ])('rejects %s with INVALID_ARGUMENT naming the argument, and sends nothing', async (_name, args, argument) => {
+    const s = setup();
+    const error = await rejection(s.producer.addEdge(args()));
+    expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', argument, retriable: false });
+    expect(error.message).toContain(`${argument}:`);
+    await s.producer.flush();
+    expect(s.sends).toEqual([]);
+  });
+
+  it('rejects removeProperties keys that break the rules, naming them as keys', async () => {
+    const s = setup();
+    const error = await rejection(s.producer.removeProperties({ type: 'follows', src: 'a', dst: 'b', keys: ['ok', ''] }));
+    expect(error.argument).toMatch(/^keys/);
+  });
+
+  it('close flushes, disconnects, and makes later calls reject with CLOSED', async () => {
+    const s = setup();
+    const pending = s.producer.addEdge({ type: 'follows', src: 'a', dst: 'b' });
+    await s.producer.close();
+    await pending;
+    expect(s.sends).toHaveLength(1);
+    expect(s.isDisconnected()).toBe(true);
+    expect(await rejection(s.producer.addEdge({ type: 'follows', src: 'a', dst: 'b' }))).toMatchObject({ code: 'CLOSED' });
+    await s.producer.close(); // idempotent
+  });
+});

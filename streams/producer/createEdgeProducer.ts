@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+import { EdgeOp, knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
+import { subjectFor, type AvroSerde } from '../serde/index.ts';
+import { systemClock, type Clock } from '../runtime/Clock.ts';
+import { topicName } from '../topics/index.ts';
+import { buildMutation, type CommonArgs, type EdgeArgs, type Properties } from './buildMutation.ts';
+import { createEventClock } from './createEventClock.ts';
+import { createSendBuffer, type OutgoingMessage } from './createSendBuffer.ts';
+import { ProducerError } from './ProducerError.ts';
+
+/** What a call produced, once Kafka acknowledged it. */
+export interface SentMutation {
+  readonly mutationId: string;
+  readonly eventTime: bigint;
+}
+
+/**
+ * The producer SDK for the edge-mutation topic. Every method validates its
+ * arguments with the rules the runtime applies (a bad call throws
+ * ProducerError INVALID_ARGUMENT naming the argument, nothing is sent), fills
+ * `mutationId` (random UUID) and `eventTime` (wall clock µs, strictly
+ * increasing per instance) when absent, keys the record by the edge's src (the
+ * vertex for removeNode), and resolves when Kafka acknowledged it (acks=all,
+ * idempotent producer). Calls are batched: a batch goes out when full or after
+ * `lingerMs`, so awaiting each call in turn costs a linger per call; issue
+ * calls concurrently and `flush()` for throughput.
+ */
+export interface EdgeProducer {
+  addEdge(args: EdgeArgs & { readonly properties?: Properties }): Promise<SentMutation>;
+  removeEdge(args: EdgeArgs): Promise<SentMutation>;
+  setProperties(args: EdgeArgs & { readonly properties: Properties }): Promise<SentMutation>;
+  /** Deletes the named properties; `keys: []` clears the whole bag. */
+  removeProperties(args: EdgeArgs & { readonly keys: readonly string[] }): Promise<SentMutation>;
+  /** Removes a vertex: every edge of every type, via the asynchronous cascade. */
+  removeNode(args: CommonArgs & { readonly vertex: string }): Promise<SentMutation>;
+  /** Sends everything queued; rejects if any of it was not acknowledged. */
+  flush(): Promise<void>;
+  /** Flushes, then disconnects. Later calls reject with CLOSED. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface EdgeProducerOptions {
+  readonly kafka: Kafka;
+  /** Encodes with the latest EdgeMutation schema registered under `<prefix>edge-mutations-value`. */
+  readonly serde: AvroSerde;
+  readonly config: EdgestreamConfig;
+  readonly clock?: Clock;
+  readonly newMutationId?: () => string;
+  /** Default 5 ms. */
+  readonly lingerMs?: number;
+  /** Default 500. */
+  readonly maxBatchMessages?: number;
+  /** Default 900 KiB, under the broker's 1 MiB default message.max.bytes. */
+  readonly maxRequestBytes?: number;
+  /** Default 10 000. */
+  readonly maxBufferedMessages?: number;
+}
+
+export function createEdgeProducer(opts: EdgeProducerOptions): EdgeProducer {
+  const clock = opts.clock ?? systemClock;
+  const nextEventTime = createEventClock(clock);
+  const newMutationId = opts.newMutationId ?? randomUUID;
+  const topic = topicName(opts.config.topics.prefix, 'edge-mutations');
+  const subject = subjectFor(topic, knownSchemas.EdgeMutation);
+  const producer: Producer = opts.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+  let connected: Promise<void> | undefined;
+  let closed: Promise<void> | undefined;
+
+  const send = async (messages: readonly OutgoingMessage[]): Promise<void> => {
+    connected ??= producer.connect().catch((e: unknown) => {
+      connected = undefined; // the next batch tries again
+      throw e;
+    });
+    await connected;
+    await producer.send({ topic, acks: -1, messages: messages.map((m) => ({ key: m.key, value: m.value })) });
+  };
+  const buffer = createSendBuffer({
+    send,
+    clock,
+    lingerMs: opts.lingerMs ?? 5,
+    maxBatchMessages: opts.maxBatchMessages ?? 500,
+    maxRequestBytes: opts.maxRequestBytes ?? 900 * 1024,
+    maxBufferedMessages: opts.maxBufferedMessages ?? 10_000,
+  });
+
+  const submit = async (fields: Omit<EdgeMutation, 'mutation_id' | 'event_time'>, common: CommonArgs): Promise<SentMutation> => {
+    if (closed) throw new ProducerError('CLOSED', 'the producer is closed');
+    const mutation = buildMutation(
+      { ...fields, mutation_id: common.mutationId ?? newMutationId(), event_time: common.eventTime ?? nextEventTime() },
+      opts.config,
+      clock.nowMicros(),
+    );
+    const value = opts.serde.encode(subject, mutation).catch((e: unknown) => {
+      throw new ProducerError('ENCODE_FAILED', `encoding ${mutation.mutation_id} failed: ${e instanceof Error ? e.message : String(e)}`, {
+        cause: e,
+        retriable: (e as { retriable?: unknown }).retriable === true,
+      });
+    });
+    await buffer.add(mutation.src, value);
+    return { mutationId: mutation.mutation_id, eventTime: mutation.event_time };
+  };
+  const edge = (op: EdgeOp, a: EdgeArgs, extra: { properties?: Properties; property_keys?: readonly string[] } = {}) =>
+    submit({ op, edge_type: a.type, src: a.src, dst: a.dst, properties: extra.properties ?? {}, property_keys: extra.property_keys ?? [] }, a);
+
+  return {
+    addEdge: (a) => edge(EdgeOp.ADD_EDGE, a, { properties: a.properties ?? {} }),
+    removeEdge: (a) => edge(EdgeOp.REMOVE_EDGE, a),
+    setProperties: (a) => edge(EdgeOp.SET_PROPERTIES, a, { properties: a.properties }),
+    removeProperties: (a) => edge(EdgeOp.REMOVE_PROPERTIES, a, { property_keys: a.keys }),
+    removeNode: (a) => submit({ op: EdgeOp.REMOVE_NODE, edge_type: '', src: a.vertex, dst: '', properties: {}, property_keys: [] }, a),
+    flush: () => buffer.flush(),
+    close() {
+      closed ??= (async () => {
+        try {
+          await buffer.flush();
+        } finally {
+          if (connected) await producer.disconnect();
+        }
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { createTestClock } from '../runtime/testing/testClock.ts';
+import { createSendBuffer, type OutgoingMessage, type SendBufferOptions } from './createSendBuffer.ts';
+import { ProducerError } from './ProducerError.ts';
+
+function setup(overrides: Partial<SendBufferOptions> = {}) {
+  const clock = createTestClock({ autoAdvance: false });
+  const sent: OutgoingMessage[][] = [];
+  const failures: unknown[] = [];
+  const buffer = createSendBuffer({
+    clock,
+    lingerMs: 5,
+    maxBatchMessages: 3,
+    maxRequestBytes: 1_000,
+    maxBufferedMessages: 100,
+    send: async (messages) => {
+      const failure = failures.shift();
+      if (failure !== undefined) throw failure;
+      sent.push([...messages]);
+    },
+    ...overrides,
+  });
+  const add = (key: string, value = key) => buffer.add(key, Promise.resolve(Buffer.from(value)));
+  return { clock, sent, failures, buffer, add };
+}
+
+const keys = (batches: OutgoingMessage[][]) => batches.map((b) => b.map((m) => m.key));
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('createSendBuffer', () => {
+  it('sends a full batch at once and the rest after the linger time, in call order', async () => {
+    const s = setup();
+    const acks = ['a', 'b', 'c', 'd'].map((k) => s.add(k));
+    await tick();
+    expect(keys(s.sent)).toEqual([['a', 'b', 'c']]);
+    await s.clock.advance(5);
+    await Promise.all(acks);
+    expect(keys(s.sent)).toEqual([['a', 'b', 'c'], ['d']]);
+  });
+
+  it('flush sends a partial batch without waiting for the linger time', async () => {
+    const s = setup();
+    const ack = s.add('a');
+    await s.buffer.flush();
+    await ack;
+    expect(keys(s.sent)).toEqual([['a']]);
+    expect(s.buffer.buffered).toBe(0);
+  });
+
+  it('keeps call order when an earlier value is still encoding', async () => {
+    const s = setup();
+    let finishEncoding!: (b: Buffer) => void;
+    const slow = s.buffer.add('slow', new Promise<Buffer>((resolve) => (finishEncoding = resolve)));
+    const fast = s.add('fast');
+    const flushed = s.buffer.flush();
+    finishEncoding(Buffer.from('x'));
+    await Promise.all([slow, fast, flushed]);
+    expect(keys(s.sent)).toEqual([['slow', 'fast']]);
+  });
+
+  it('rejects only the call whose value failed to encode', async () => {
+    const s = setup();
+    const bad = s.buffer.add('bad', Promise.reject(new ProducerError('ENCODE_FAILED', 'registry down', { retriable: true })));
+    const good = s.add('good');
+    await s.buffer.flush();
+    await expect(bad).rejects.toMatchObject({ code: 'ENCODE_FAILED', retriable: true });
+    await expect(good).resolves.toBeUndefined();
+    expect(keys(s.sent)).toEqual([['good']]);
+  });
+
+  it('rejects every call of a batch Kafka did not acknowledge, and flush says so', async () => {
+    const s = setup();
+    s.failures.push(Object.assign(new Error('not enough replicas'), { retriable: true }));
+    const acks = [s.add('a'), s.add('b')];
+    await expect(s.buffer.flush()).rejects.toMatchObject({ code: 'SEND_FAILED' });
+    for (const ack of acks) await expect(ack).rejects.toMatchObject({ code: 'SEND_FAILED', retriable: true });
+    const later = s.add('c'); // still usable afterwards
+    await s.buffer.flush();
+    await later;
+    expect(keys(s.sent)).toEqual([['c']]);
+  });
+
+  it('splits a batch into requests of at most maxRequestBytes', async () => {
+    const s = setup({ maxRequestBytes: 10, maxBatchMessages: 10 });
+    const acks = ['aaaa', 'bbbb', 'cccc'].map((k) => s.add(k)); // 8 bytes each (key + value)
+    await s.buffer.flush();
+    await Promise.all(acks);
+    expect(keys(s.sent)).toEqual([['aaaa'], ['bbbb'], ['cccc']]);
+  });
+
+  it('makes callers wait for room when maxBufferedMessages are unacknowledged, then admits them in order', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const sent: string[] = [];
+    const clock = createTestClock({ autoAdvance: false });
+    const buffer = createSendBuffer({
+      clock,
+      lingerMs: 5,
+      maxBatchMessages: 2,
+      maxRequestBytes: 1_000,
+      maxBufferedMessages: 2,
+      send: async (messages) => {
+        await gate;
+        sent.push(...messages.map((m) => m.key));
+      },
+    });
+    const acks = ['a', 'b', 'c', 'd'].map((k) => buffer.add(k, Promise.resolve(Buffer.from(k))));
+    await tick();
+    expect(buffer.buffered).toBe(2); // c and d wait for room
+    release();
+    await buffer.flush();
+    await Promise.all(acks);
+    expect(sent).toEqual(['a', 'b', 'c', 'd']);
+  });
+});

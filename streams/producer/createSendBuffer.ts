@@ -1,0 +1,145 @@
+import type { Clock } from '../runtime/Clock.ts';
+import { ProducerError } from './ProducerError.ts';
+
+export interface OutgoingMessage {
+  readonly key: string;
+  readonly value: Buffer;
+}
+
+export interface SendBufferOptions {
+  /** Sends one batch; resolves when Kafka acknowledged all of it (acks=all). */
+  readonly send: (messages: readonly OutgoingMessage[]) => Promise<void>;
+  readonly clock: Pick<Clock, 'sleep'>;
+  /** A batch is sent when it holds this many messages... */
+  readonly maxBatchMessages: number;
+  /** ...or when its first message has waited this long. */
+  readonly lingerMs: number;
+  /** One send request carries at most about this many value+key bytes (a batch is split when larger). */
+  readonly maxRequestBytes: number;
+  /** Messages accepted but not yet acknowledged; further calls wait for room (in call order). */
+  readonly maxBufferedMessages: number;
+}
+
+export interface SendBuffer {
+  /** Queues one message; resolves when it is acknowledged. `value` may still be encoding. */
+  add(key: string, value: Promise<Buffer>): Promise<void>;
+  /** Sends everything queued so far; resolves when all of it settled, rejects if any of it failed. */
+  flush(): Promise<void>;
+  /** Number of messages accepted and not yet settled. */
+  readonly buffered: number;
+}
+
+interface Entry {
+  readonly key: string;
+  readonly value: Promise<Buffer>;
+  readonly resolve: () => void;
+  readonly reject: (e: unknown) => void;
+}
+
+/**
+ * Collects messages into batches and sends one batch at a time (the
+ * idempotent producer allows one request in flight), keeping call order:
+ * admission is FIFO, batches are sealed in order and sent in order.
+ */
+export function createSendBuffer(opts: SendBufferOptions): SendBuffer {
+  let current: Entry[] = [];
+  let batchNo = 0;
+  let buffered = 0;
+  let admission: Promise<void> = Promise.resolve();
+  let sending: Promise<void> = Promise.resolve();
+  let failedBatches = 0;
+  const roomWaiters: (() => void)[] = [];
+
+  const waitForRoom = (): Promise<void> =>
+    buffered < opts.maxBufferedMessages ? Promise.resolve() : new Promise<void>((resolve) => roomWaiters.push(resolve));
+  const settled = (n: number): void => {
+    buffered -= n;
+    while (buffered < opts.maxBufferedMessages && roomWaiters.length > 0) (roomWaiters.shift() as () => void)();
+  };
+
+  const seal = (): void => {
+    const batch = current;
+    current = [];
+    batchNo++;
+    if (batch.length > 0) sending = sending.then(() => sendBatch(batch));
+  };
+
+  const sendBatch = async (batch: readonly Entry[]): Promise<void> => {
+    const values = await Promise.allSettled(batch.map((e) => e.value));
+    const ready: { entry: Entry; message: OutgoingMessage }[] = [];
+    values.forEach((v, i) => {
+      const entry = batch[i] as Entry;
+      if (v.status === 'fulfilled') ready.push({ entry, message: { key: entry.key, value: v.value } });
+      else entry.reject(v.reason);
+    });
+    let ok = true; // encode failures are reported to their calls only
+    for (const request of splitBySize(ready, opts.maxRequestBytes)) {
+      try {
+        await opts.send(request.map((r) => r.message));
+        for (const r of request) r.entry.resolve();
+      } catch (e) {
+        ok = false;
+        const error = new ProducerError('SEND_FAILED', `sending ${request.length} mutations failed: ${e instanceof Error ? e.message : String(e)}`, {
+          cause: e,
+          retriable: (e as { retriable?: unknown }).retriable !== false,
+        });
+        for (const r of request) r.entry.reject(error);
+      }
+    }
+    settled(batch.length);
+    if (!ok) failedBatches++;
+  };
+
+  return {
+    get buffered() {
+      return buffered;
+    },
+    add(key, value) {
+      value.catch(() => {}); // observed in sendBatch; never an unhandled rejection meanwhile
+      const admitted = admission.then(waitForRoom);
+      admission = admitted;
+      return admitted.then(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            buffered++;
+            current.push({ key, value, resolve, reject });
+            if (current.length >= opts.maxBatchMessages) {
+              seal();
+            } else if (current.length === 1) {
+              const mine = batchNo;
+              void opts.clock.sleep(opts.lingerMs).then(() => {
+                if (batchNo === mine) seal();
+              });
+            }
+          }),
+      );
+    },
+    async flush() {
+      const failedBefore = failedBatches;
+      await admission;
+      seal();
+      await sending; // every batch sealed so far, in order
+      if (failedBatches > failedBefore) {
+        throw new ProducerError('SEND_FAILED', 'some mutations were not sent (each of their calls rejected with its reason)');
+      }
+    },
+  };
+}
+
+function splitBySize<T extends { message: OutgoingMessage }>(items: readonly T[], maxBytes: number): T[][] {
+  const requests: T[][] = [];
+  let request: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const size = item.message.value.length + Buffer.byteLength(item.message.key);
+    if (request.length > 0 && bytes + size > maxBytes) {
+      requests.push(request);
+      request = [];
+      bytes = 0;
+    }
+    request.push(item);
+    bytes += size;
+  }
+  if (request.length > 0) requests.push(request);
+  return requests;
+}
