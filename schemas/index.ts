@@ -5,3 +5,5 @@ export { knownSchemas } from './knownSchemas.ts';
 export { knownSchema, type AvscRecord, type KnownSchema } from './knownSchema.ts';
 export { avroTypeFor } from './runtime/avroTypeFor.ts';
 export { bigintLongType } from './runtime/bigintLongType.ts';
+export * from './validation/index.ts';
+export * from './config/edgestreamConfig.ts';

@@ -24,8 +24,8 @@ const limitsSchema = z.strictObject({
   maxPropertyNameBytes: z.int().min(1).max(1024).default(128),
   /** Largest encoded property bag of one event, in bytes. */
   maxPropertyBagBytes: z.int().min(1).max(16 << 20).default(64 << 10),
-  /** Longest mutation id, in UTF-8 bytes. */
-  maxMutationIdBytes: z.int().min(1).max(1024).default(128),
+  /** Longest mutation id, in UTF-8 bytes (≥ 32: cascade ids fall back to a cut SHA-256 that must stay collision-safe). */
+  maxMutationIdBytes: z.int().min(32).max(1024).default(128),
   /** event_time may be at most this far in the future of the processing wall clock. */
   maxFutureSkewMs: z.int().min(0).default(5 * 60_000),
   /** event_time must be after this instant (microseconds); guards against seconds/millis sent as micros. */
@@ -60,6 +60,19 @@ const runtimeSchema = z.strictObject({
   repairMaxBackoffMs: z.int().min(1).default(60_000),
   /** tunable. Entries of the write-aside link cache (0 disables it). */
   linkCacheEntries: z.int().min(0).default(100_000),
+  /**
+   * tunable. How long a REMOVE_NODE cascade waits after its node tombstone was written before
+   * paging the node's links, so that every ADD which read "no tombstone" has landed. Must exceed
+   * `writeRetryBudgetMs` (a slower ADD is in the repair topic, whose re-run reads the tombstone).
+   */
+  cascadeSettleMs: z.int().min(0).default(30_000),
+  /** tunable. A cascade whose tombstone never becomes visible is dead-lettered after this long. */
+  cascadeGiveUpAfterMs: z.int().min(1).default(10 * 60_000),
+  /** tunable. How often the degree recounter takes dirty marks. */
+  recountIntervalMs: z.int().min(10).default(2_000),
+}).refine((r) => r.cascadeSettleMs > r.writeRetryBudgetMs, {
+  path: ['cascadeSettleMs'],
+  message: 'must be greater than runtime.writeRetryBudgetMs',
 });
 
 export const edgestreamConfigSchema = z.strictObject({
