@@ -1,0 +1,53 @@
+import type { Admin } from 'kafkajs';
+import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+import { repairTopicOf, topicName } from '../../streams/topics/index.ts';
+
+export interface GroupLag {
+  readonly group: string;
+  readonly topic: string;
+  /** Sum over partitions of (high watermark - committed offset); a partition with no commit counts from its low watermark. */
+  readonly lag: number;
+  readonly partitions: readonly { partition: number; committed: string; high: string; lag: number }[];
+}
+
+/** Lag of one consumer group on one topic (like kafka-consumer-groups --describe). */
+export async function groupLag(admin: Admin, group: string, topic: string): Promise<GroupLag> {
+  const [watermarks, committedRows] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId: group, topics: [topic] })]);
+  const committed = new Map((committedRows[0]?.partitions ?? []).map((p) => [p.partition, p.offset]));
+  const partitions = watermarks
+    .map((w) => {
+      const c = committed.get(w.partition);
+      const from = c === undefined || c === '-1' ? BigInt(w.low) : BigInt(c);
+      return { partition: w.partition, committed: c ?? '-1', high: w.high, lag: Number(BigInt(w.high) - from) };
+    })
+    .sort((a, b) => a.partition - b.partition);
+  return { group, topic, lag: partitions.reduce((n, p) => n + p.lag, 0), partitions };
+}
+
+/** The consumer groups of every processor, by processor name (must match `edgestream run`). */
+export function processorGroups(config: EdgestreamConfig): { name: string; group: string; topic: string }[] {
+  const input = topicName(config.topics.prefix, 'edge-mutations');
+  const repair = topicName(config.topics.prefix, repairTopicOf('edge-mutations'));
+  const group = (name: string) => `${config.topics.prefix}${name}`;
+  return [
+    { name: 'fanout', group: group('fanout'), topic: input },
+    { name: 'cascade', group: group('cascade'), topic: input },
+    { name: 'repair', group: group('repair'), topic: repair },
+  ];
+}
+
+/** `edgestream lag`: consumer-group lag of every processor and the repair queue depth. */
+export async function lagCommand(admin: Admin, config: EdgestreamConfig, flags: { json: boolean }): Promise<GroupLag[]> {
+  const rows = await Promise.all(processorGroups(config).map((p) => groupLag(admin, p.group, p.topic)));
+  if (flags.json) {
+    console.log(JSON.stringify(rows));
+  } else {
+    for (const r of rows) {
+      const parts = r.partitions.map((p) => `${p.partition}:${p.lag}`).join(' ');
+      console.log(`${r.group.padEnd(32)} ${r.topic.padEnd(40)} lag=${String(r.lag).padStart(8)}  [${parts}]`);
+    }
+    const repair = rows.find((r) => r.group.endsWith('repair'));
+    console.log(`repair queue depth: ${repair?.lag ?? 0}`);
+  }
+  return rows;
+}
