@@ -1,17 +1,141 @@
 #!/usr/bin/env node
 // The `edgestream` command: the composition root (the only place that reads env and files).
-import { Command } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { createAvroSerde } from '../streams/serde/index.ts';
+import { createEdgeProducer } from '../streams/producer/index.ts';
+import { stopOnSignals } from '../streams/runtime/index.ts';
+import { createEdgePipeline, EDGE_PIPELINE_STAGES, type EdgePipelineStage } from '../streams/topology/createEdgePipeline.ts';
+import { dlqCommand } from './commands/dlq.ts';
+import { initCommand } from './commands/init.ts';
+import { lagCommand } from './commands/lag.ts';
+import { produceCommand } from './commands/produce.ts';
+import { replayCommand } from './commands/replay.ts';
 import { smokeCommand } from './commands/smoke.ts';
+import { withCommandContext, type GlobalFlags } from './commandContext.ts';
+
+const positiveInt = (flag: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`${flag} must be a positive integer, got "${v}"`);
+  return n;
+};
+const ratio = (flag: string) => (v: string) => {
+  const n = Number(v);
+  if (!(n >= 0 && n <= 1)) throw new InvalidArgumentError(`${flag} must be between 0 and 1, got "${v}"`);
+  return n;
+};
 
 const program = new Command('edgestream')
   .description('A graph edge store built as an event-sourced Kafka pipeline.')
+  .option('-c, --config <file>', 'config file (default: ./edgestream.config.json if present, else built-in defaults)')
   .showHelpAfterError();
+
+const globals = (): GlobalFlags => program.opts<GlobalFlags>();
 
 program
   .command('smoke')
   .description('bring up (or find) the stack, round-trip one Avro edge event through Kafka and Cassandra, print each step')
   .option('--keep-stack', 'leave a local stack this command started running', false)
   .action((opts: { keepStack: boolean }) => smokeCommand(opts));
+
+program
+  .command('init')
+  .description('create the topics, register the schemas and create the keyspace and namespaces (idempotent)')
+  .action(() => withCommandContext(globals(), async (ctx) => initCommand({ ...ctx, store: await ctx.store() })));
+
+program
+  .command('run')
+  .description(`run processors until SIGTERM/SIGINT: ${EDGE_PIPELINE_STAGES.join(', ')} or all`)
+  .argument('[stages...]', 'stages to run', ['all'])
+  .action((stageArgs: string[]) =>
+    withCommandContext(globals(), async (ctx) => {
+      const stages = parseStages(stageArgs);
+      const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry }), store: await ctx.store(), config: ctx.config, logger: ctx.logger, stages });
+      const signals = stopOnSignals([pipeline], { logger: ctx.logger });
+      await pipeline.start();
+      ctx.logger.info({ stages, groups: pipeline.groups }, 'running; SIGTERM or SIGINT stops gracefully');
+      try {
+        await pipeline.done;
+      } finally {
+        signals();
+      }
+    }),
+  );
+
+program
+  .command('produce')
+  .description('publish edge mutations from an NDJSON file or a synthetic social graph')
+  .option('--file <ndjson>', 'one op per line: {"op":"ADD_EDGE","type":"follows","src":"a","dst":"b","properties":{...}}')
+  .option('--synthetic <events>', 'generate this many synthetic events instead', positiveInt('--synthetic'))
+  .option('--users <n>', 'synthetic: vertex count', positiveInt('--users'), 10_000)
+  .addOption(new Option('--targets <dist>', 'synthetic: target distribution').choices(['uniform', 'zipf']).default('zipf'))
+  .option('--zipf-exponent <s>', 'synthetic: Zipf exponent', Number, 1.1)
+  .option('--edge-type <type>', 'synthetic: edge type', 'follows')
+  .option('--remove-ratio <r>', 'synthetic: share of unfollows', ratio('--remove-ratio'), 0.05)
+  .option('--property-ratio <r>', 'synthetic: share of property updates', ratio('--property-ratio'), 0.05)
+  .option('--seed <n>', 'synthetic: PRNG seed', positiveInt('--seed'), 1)
+  .action((o: { file?: string; synthetic?: number; users: number; targets: 'uniform' | 'zipf'; zipfExponent: number; edgeType: string; removeRatio: number; propertyRatio: number; seed: number }) => {
+    if ((o.file === undefined) === (o.synthetic === undefined)) throw new InvalidArgumentError('give exactly one of --file or --synthetic');
+    return withCommandContext(globals(), async (ctx) => {
+      const producer = createEdgeProducer({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry }), config: ctx.config });
+      try {
+        const source = o.file !== undefined
+          ? { file: o.file }
+          : { synthetic: { events: o.synthetic!, users: o.users, targets: o.targets, zipfExponent: o.zipfExponent, edgeType: o.edgeType, removeRatio: o.removeRatio, propertyRatio: o.propertyRatio, seed: o.seed } };
+        const sent = await produceCommand(producer, source);
+        console.log(`published ${sent} mutation(s)`);
+      } finally {
+        await producer.close();
+      }
+    });
+  });
+
+const rangeOptions = (c: Command) =>
+  c
+    .option('--from-offset <o>', '<offset> or <partition>:<offset>[,...] (inclusive)')
+    .option('--to-offset <o>', '<offset> or <partition>:<offset>[,...] (exclusive)')
+    .option('--from-time <t>', 'ISO-8601 or epoch ms (inclusive)')
+    .option('--to-time <t>', 'ISO-8601 or epoch ms (exclusive)');
+
+rangeOptions(
+  program
+    .command('replay')
+    .description('re-publish a range of the input topic, the DLQ (--dlq) or any topic (--topic) into the input topic; safe: processing is idempotent')
+    .option('--dlq', 'replay the dead-letter queue', false)
+    .option('--topic <name>', 'replay from this topic')
+    .option('--dry-run', 'only count what would be replayed', false),
+).action((o: Parameters<typeof replayCommand>[2]) => withCommandContext(globals(), async (ctx) => void (await replayCommand(ctx.kafka, ctx.config, o))));
+
+rangeOptions(
+  program
+    .command('dlq')
+    .description('list the dead-letter queue with the reason for each record')
+    .option('--json', 'one JSON object per line', false)
+    .option('--limit <n>', 'show at most n records', positiveInt('--limit')),
+).action((o: Parameters<typeof dlqCommand>[2]) => withCommandContext(globals(), async (ctx) => void (await dlqCommand(ctx.kafka, ctx.config, o))));
+
+program
+  .command('lag')
+  .description('consumer-group lag of every processor and the repair queue depth')
+  .option('--json', 'JSON output', false)
+  .action((o: { json: boolean }) =>
+    withCommandContext(globals(), async (ctx) => {
+      const admin = ctx.kafka.admin();
+      await admin.connect();
+      try {
+        await lagCommand(admin, ctx.config, o);
+      } finally {
+        await admin.disconnect();
+      }
+    }),
+  );
+
+function parseStages(args: readonly string[]): EdgePipelineStage[] {
+  if (args.length === 0 || args.includes('all')) return [...EDGE_PIPELINE_STAGES];
+  for (const a of args) {
+    if (!(EDGE_PIPELINE_STAGES as readonly string[]).includes(a)) throw new InvalidArgumentError(`unknown stage "${a}": expected ${EDGE_PIPELINE_STAGES.join(', ')} or all`);
+  }
+  return args as EdgePipelineStage[];
+}
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   console.error(`edgestream: ${e instanceof Error ? e.message : String(e)}`);

@@ -1,6 +1,6 @@
 import type { Admin } from 'kafkajs';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
-import { repairTopicOf, topicName } from '../../streams/topics/index.ts';
+import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
 
 export interface GroupLag {
   readonly group: string;
@@ -24,21 +24,9 @@ export async function groupLag(admin: Admin, group: string, topic: string): Prom
   return { group, topic, lag: partitions.reduce((n, p) => n + p.lag, 0), partitions };
 }
 
-/** The consumer groups of every processor, by processor name (must match `edgestream run`). */
-export function processorGroups(config: EdgestreamConfig): { name: string; group: string; topic: string }[] {
-  const input = topicName(config.topics.prefix, 'edge-mutations');
-  const repair = topicName(config.topics.prefix, repairTopicOf('edge-mutations'));
-  const group = (name: string) => `${config.topics.prefix}${name}`;
-  return [
-    { name: 'fanout', group: group('fanout'), topic: input },
-    { name: 'cascade', group: group('cascade'), topic: input },
-    { name: 'repair', group: group('repair'), topic: repair },
-  ];
-}
-
 /** `edgestream lag`: consumer-group lag of every processor and the repair queue depth. */
 export async function lagCommand(admin: Admin, config: EdgestreamConfig, flags: { json: boolean }): Promise<GroupLag[]> {
-  const rows = await Promise.all(processorGroups(config).map((p) => groupLag(admin, p.group, p.topic)));
+  const rows = await Promise.all(edgePipelineGroups(config).map((p) => groupLag(admin, p.group, p.topic)));
   if (flags.json) {
     console.log(JSON.stringify(rows));
   } else {

@@ -1,0 +1,57 @@
+import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import type { Kafka } from 'kafkajs';
+import pino, { type Logger } from 'pino';
+import type { EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
+import type { TwoLevelMapStore } from '../sinks/store/TwoLevelMapStore.ts';
+import type { StackEndpoints } from '../stack/endpoints.ts';
+import { commandStack } from './commandStack.ts';
+import { connectClients } from './connectClients.ts';
+import { loadConfig } from './loadConfig.ts';
+import { openStore } from './openStore.ts';
+
+export interface CommandContext {
+  readonly config: EdgestreamConfig;
+  readonly endpoints: StackEndpoints;
+  readonly kafka: Kafka;
+  readonly registry: SchemaRegistry;
+  readonly logger: Logger;
+  /** Opened on first use; closed by `withCommandContext`. */
+  store(): Promise<TwoLevelMapStore>;
+}
+
+export interface GlobalFlags {
+  readonly config?: string;
+  readonly keepStack?: boolean;
+}
+
+/** pino JSON on stderr (stdout carries command results); level from LOG_LEVEL, default info. */
+export function createCliLogger(): Logger {
+  return pino({ level: process.env['LOG_LEVEL'] ?? 'info', base: { app: 'edgestream' } }, pino.destination(2));
+}
+
+/**
+ * Runs `fn` with the config, a stack (external, Docker or local), clients and a lazily
+ * opened store, then releases everything. A local stack a command starts is left running
+ * for the next command unless the command is one-shot and `--stop-stack` is given.
+ */
+export async function withCommandContext<T>(flags: GlobalFlags, fn: (ctx: CommandContext) => Promise<T>): Promise<T> {
+  const { config, source } = loadConfig(flags.config);
+  const logger = createCliLogger();
+  logger.debug({ source }, 'config loaded');
+  const stack = await commandStack({ keepStack: flags.keepStack ?? true });
+  const { kafka, registry } = connectClients(stack.endpoints, 'edgestream-cli');
+  let store: Promise<TwoLevelMapStore> | undefined;
+  try {
+    return await fn({
+      config,
+      endpoints: stack.endpoints,
+      kafka,
+      registry,
+      logger,
+      store: () => (store ??= openStore(stack.endpoints, config)),
+    });
+  } finally {
+    if (store) await (await store.catch(() => undefined))?.close();
+    await stack.release();
+  }
+}

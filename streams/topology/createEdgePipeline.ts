@@ -1,0 +1,116 @@
+import type { Kafka } from 'kafkajs';
+import type { Logger } from 'pino';
+import { createFanOutProcessor, createNodeRemovalCascade, degreeRecountLogic } from '../../processors/index.ts';
+import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+import { knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
+import { validateEdgeMutation } from '../../schemas/validation/index.ts';
+import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
+import {
+  createCascadeRunner,
+  createLinkCache,
+  createProcessorRuntime,
+  createRecounter,
+  createRepairRunner,
+  type Clock,
+  type Recounter,
+  type Runner,
+  type RuntimeTuning,
+} from '../runtime/index.ts';
+import type { AvroSerde } from '../serde/index.ts';
+import { repairTopicOf, topicName } from '../topics/index.ts';
+
+/** The stages `edgestream run` can start, by the name users type. */
+export const EDGE_PIPELINE_STAGES = ['fanout', 'repair', 'cascade', 'recount'] as const;
+export type EdgePipelineStage = (typeof EDGE_PIPELINE_STAGES)[number];
+
+export interface EdgePipelineOptions {
+  readonly kafka: Kafka;
+  readonly serde: AvroSerde;
+  readonly store: TwoLevelMapStore;
+  readonly config: EdgestreamConfig;
+  readonly logger: Logger;
+  readonly stages?: readonly EdgePipelineStage[];
+  readonly clock?: Clock;
+  readonly tuning?: Partial<RuntimeTuning>;
+}
+
+export interface EdgePipeline {
+  readonly runners: readonly Runner[];
+  readonly recounter?: Recounter;
+  /** Consumer group of each consuming stage. */
+  readonly groups: Readonly<Partial<Record<EdgePipelineStage, string>>>;
+  start(): Promise<void>;
+  /** Graceful: every stage finishes its chunk in flight, commits and leaves. */
+  stop(): Promise<void>;
+  /** Rejects when any stage crashed for good. */
+  readonly done: Promise<void>;
+}
+
+/**
+ * The write-path topology, wired by name in one place: the fan-out processor on the
+ * input topic, its repair runner on `<input>.repair` (sharing one link cache), the
+ * REMOVE_NODE cascade runner, and the degree recounter.
+ */
+export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
+  const stages = new Set(opts.stages ?? EDGE_PIPELINE_STAGES);
+  const { config } = opts;
+  const validate = (event: EdgeMutation, wallClockMicros: bigint) => validateEdgeMutation(event, config, wallClockMicros);
+  const fanOut = createFanOutProcessor(config);
+  const linkCache = config.runtime.linkCacheEntries > 0 ? createLinkCache({ entries: config.runtime.linkCacheEntries }) : false;
+  const common = {
+    kafka: opts.kafka,
+    serde: opts.serde,
+    store: opts.store,
+    config,
+    logger: opts.logger,
+    schema: knownSchemas.EdgeMutation,
+    validate,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.tuning ? { tuning: opts.tuning } : {}),
+  };
+  const runners: Runner[] = [];
+  const groups: Partial<Record<EdgePipelineStage, string>> = {};
+  const add = (stage: EdgePipelineStage, runner: Runner) => {
+    runners.push(runner);
+    groups[stage] = runner.groupId;
+  };
+  if (stages.has('fanout')) add('fanout', createProcessorRuntime({ ...common, processor: fanOut, linkCache }));
+  if (stages.has('repair')) add('repair', createRepairRunner({ ...common, processor: fanOut, linkCache }));
+  if (stages.has('cascade')) {
+    const logic = createNodeRemovalCascade({
+      edgeTypes: config.edgeTypes,
+      maxMutationIdBytes: config.limits.maxMutationIdBytes,
+      cascadeSettleMs: config.runtime.cascadeSettleMs,
+      giveUpAfterMs: config.runtime.cascadeGiveUpAfterMs,
+    });
+    add('cascade', createCascadeRunner({ ...common, logic }));
+  }
+  const recounter = stages.has('recount')
+    ? createRecounter({ store: opts.store, logic: degreeRecountLogic, logger: opts.logger, intervalMs: config.runtime.recountIntervalMs, ...(opts.clock ? { clock: opts.clock } : {}) })
+    : undefined;
+  return {
+    runners,
+    ...(recounter ? { recounter } : {}),
+    groups,
+    async start() {
+      await Promise.all(runners.map((r) => r.start()));
+      recounter?.start();
+    },
+    async stop() {
+      await Promise.all([...runners.map((r) => r.stop()), recounter?.stop()]);
+    },
+    done: Promise.all(runners.map((r) => r.done)).then(() => undefined),
+  };
+}
+
+/** Consumer group and topic of each consuming stage, as `createEdgePipeline` names them (for `lag`). */
+export function edgePipelineGroups(config: EdgestreamConfig): { stage: EdgePipelineStage; group: string; topic: string }[] {
+  const prefix = config.topics.prefix;
+  const fanOut = createFanOutProcessor(config).name;
+  const cascade = createNodeRemovalCascade({ edgeTypes: config.edgeTypes, maxMutationIdBytes: config.limits.maxMutationIdBytes, cascadeSettleMs: 0, giveUpAfterMs: 1 }).name;
+  return [
+    { stage: 'fanout', group: `${prefix}${fanOut}`, topic: topicName(prefix, 'edge-mutations') },
+    { stage: 'repair', group: `${prefix}${fanOut}.repair`, topic: topicName(prefix, repairTopicOf('edge-mutations')) },
+    { stage: 'cascade', group: `${prefix}${cascade}`, topic: topicName(prefix, 'edge-mutations') },
+  ];
+}
