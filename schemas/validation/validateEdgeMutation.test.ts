@@ -7,7 +7,7 @@ import { propertyValueBytes } from './propertyValueBytes.ts';
 import { validateEdgeMutation } from './validateEdgeMutation.ts';
 
 const config = defaultEdgestreamConfig({
-  limits: { maxVertexIdBytes: 8, maxMutationIdBytes: 6, maxProperties: 2, maxPropertyNameBytes: 5, maxPropertyBagBytes: 24, maxFutureSkewMs: 1000 },
+  limits: { maxVertexIdBytes: 8, maxMutationIdBytes: 32, maxProperties: 2, maxPropertyNameBytes: 5, maxPropertyBagBytes: 24, maxFutureSkewMs: 1000 },
 });
 const NOW = 1_700_000_000_000_000n;
 
@@ -34,7 +34,7 @@ describe('validateEdgeMutation', () => {
     ['a REMOVE_NODE with empty edge type and dst', removeNode],
     ['a REMOVE_PROPERTIES with keys', removeProps],
     ['a REMOVE_PROPERTIES with no keys (clears the bag)', { ...removeProps, property_keys: [] }],
-    ['ids of exactly the byte limit', { ...add, src: 'ééé12', mutation_id: 'm12345' }],
+    ['ids of exactly the byte limit', { ...add, src: 'ééé12', mutation_id: 'm'.padEnd(32, '0') }],
     ['event_time exactly at the future skew limit', { ...add, event_time: NOW + 1_000_000n }],
     ['null, boolean and double values', { ...add, properties: { a: null, b: true }, op: 'SET_PROPERTIES' }],
     ['a double and a string value', { ...add, properties: { c: 1.5, d: 'x' } }],
@@ -54,7 +54,7 @@ describe('validateEdgeMutation', () => {
     ['REMOVE_NODE with an edge type', { ...removeNode, edge_type: 'follows' }, 'edge_type', /must be empty for REMOVE_NODE/],
     ['REMOVE_NODE with a dst', { ...removeNode, dst: 'bob' }, 'dst', /must be empty for REMOVE_NODE/],
     ['an empty mutation id', { ...add, mutation_id: '' }, 'mutation_id', /must not be empty/],
-    ['a mutation id over the limit', { ...add, mutation_id: 'm123456' }, 'mutation_id', /7 UTF-8 bytes, more than the 6/],
+    ['a mutation id over the limit', { ...add, mutation_id: 'm'.padEnd(33, '0') }, 'mutation_id', /33 UTF-8 bytes, more than the 32/],
     ['U+0000 in the mutation id', { ...add, mutation_id: 'm\u0000' }, 'mutation_id', /U\+0000/],
     ['too many properties', { ...add, properties: { a: 1n, b: 2n, c: 3n } }, 'properties', /3 properties, more than the 2/],
     ['a long property name', { ...add, properties: { abcdef: 1n } }, 'properties.abcdef', /6 UTF-8 bytes/],
