@@ -53,7 +53,7 @@ async function withLock<T>(config: StackConfig, log: Log, fn: () => Promise<T>):
   }
 }
 
-async function startServer(config: StackConfig, server: LocalServer, log: Log): Promise<ServerRecord> {
+async function startServer(config: StackConfig, server: LocalServer, log: Log, keepData = false): Promise<ServerRecord> {
   const dir = serverDir(config, server.name);
   for (const port of server.ports(config)) {
     if (await portOpen(port)) {
@@ -62,7 +62,7 @@ async function startServer(config: StackConfig, server: LocalServer, log: Log): 
         `Stop it, or shift every port with EDGESTREAM_STACK_PORT_OFFSET=<n>.`);
     }
   }
-  fs.rmSync(dir, { recursive: true, force: true }); // every start is a fresh, throwaway node
+  if (!keepData) fs.rmSync(dir, { recursive: true, force: true }); // every `up` is a fresh, throwaway node
   fs.mkdirSync(dir, { recursive: true });
   const marker = markerFor(config, server.name);
   const plan = await server.prepare({ config, dir, marker });
@@ -138,6 +138,25 @@ export async function stackDown(config: StackConfig, log: Log): Promise<void> {
       fs.rmSync(recordPath(config, server.name), { force: true });
     }
   });
+}
+
+/**
+ * Stops one running server (SIGTERM, so Cassandra drains) and starts it again on the
+ * same data after `downMs`: a real outage for failure tests. Resolves once it is ready.
+ */
+export async function restartServer(config: StackConfig, name: LocalServer['name'], opts: { downMs: number; log: Log; onDown?: () => void }): Promise<void> {
+  const server = LOCAL_SERVERS.find((s) => s.name === name);
+  const record = readRecord(config, name);
+  if (!server || !record || !isOurProcess(record)) {
+    throw new StackError('START_FAILED', `${name} is not running in ${config.runDir}, so it cannot be restarted`);
+  }
+  await stopProcess(record, 30_000);
+  opts.log(`${name}: stopped for a restart (pid ${record.pid})`);
+  opts.onDown?.();
+  await sleep(opts.downMs);
+  const restarted = await startServer(config, server, opts.log, true);
+  await awaitReady(config, server, restarted);
+  opts.log(`${name}: back after the restart (pid ${restarted.pid})`);
 }
 
 export interface ServerStatus {

@@ -87,7 +87,7 @@ export const kafkaServer: LocalServer = {
     try {
       await execFileAsync(java.bin, [
         '-Xmx256m', `-Dlog4j.configuration=file:${path.join(ctx.dir, 'tools-log4j.properties')}`,
-        '-cp', `${lib}/*`, 'kafka.tools.StorageTool', 'format', '-t', clusterId(), '-c', props,
+        '-cp', `${lib}/*`, 'kafka.tools.StorageTool', 'format', '--ignore-formatted', '-t', clusterId(), '-c', props,
       ], { timeout: 120_000 });
     } catch (e) {
       const err = e as { stderr?: string; stdout?: string };
