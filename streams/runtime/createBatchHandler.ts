@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { classifyFailure } from './classifyFailure.ts';
 import type { Clock } from './Clock.ts';
 import type { FailureRouter } from './failureRouter.ts';
+import { HEADERS, headerString, type DlqReason } from './headers.ts';
 import type { PartitionPauser } from './partitionPauser.ts';
 import { describeError, PipelineError } from './PipelineError.ts';
 import type { ChunkSource, OutRecord, Publisher, RecordOutcome } from './pipelineTypes.ts';
@@ -90,11 +91,8 @@ async function settleChunk(
   const result = { count: chunk.length, ...(deferred ? { deferUntilMs: deferred.untilMs } : {}) };
   if (chunk.length === 0) return result;
   const now = opts.clock.nowMs();
-  const handoff: OutRecord[] = [];
-  chunk.forEach((message, i) => {
-    const record = opts.route(message, { ...source, offset: message.offset }, outcomes[i] as RecordOutcome, now);
-    if (record !== undefined) handoff.push(record);
-  });
+  const routed = chunk.map((message, i) => opts.route(message, { ...source, offset: message.offset }, outcomes[i] as RecordOutcome, now));
+  const handoff = routed.filter((r): r is OutRecord => r !== undefined);
   if (handoff.length > 0) {
     try {
       await opts.publisher.publish(handoff);
@@ -108,17 +106,19 @@ async function settleChunk(
   await payload.commitOffsetsIfNecessary({
     topics: [{ topic: source.topic, partitions: [{ partition: source.partition, offset: (BigInt(last.offset) + 1n).toString() }] }],
   });
-  tally(opts.metrics, outcomes);
+  tally(opts.metrics, routed);
   await payload.heartbeat();
   return result;
 }
 
-function tally(metrics: RuntimeMetrics, outcomes: readonly RecordOutcome[]): void {
-  metrics.count('records', outcomes.length);
-  for (const o of outcomes) {
-    if (o.kind === 'done') metrics.count('done');
-    else if (o.kind === 'repair') metrics.count('sentToRepair');
-    else if (o.kind === 'dead-letter') metrics.deadLettered(o.reason);
+/** Counts settled records by where they went (the router may turn a repair into a DLQ record). */
+function tally(metrics: RuntimeMetrics, routed: readonly (OutRecord | undefined)[]): void {
+  metrics.count('records', routed.length);
+  for (const r of routed) {
+    const reason = r === undefined ? undefined : headerString(r.headers, HEADERS.dlqReason);
+    if (r === undefined) metrics.count('done');
+    else if (reason === undefined) metrics.count('sentToRepair');
+    else metrics.deadLettered(reason as DlqReason);
   }
 }
 

@@ -57,7 +57,8 @@ export function createCascadeRunner<E>(opts: CascadeRunnerOptions<E>): Runner {
   const clock = opts.clock ?? systemClock;
   const input = opts.input ?? 'edge-mutations';
   const prefix = opts.config.topics.prefix;
-  const tuning = resolveTuning(opts.config, opts.tuning);
+  // The cascade pauses while a gate is closed; a resumed partition waits for the fetch in flight.
+  const tuning = resolveTuning(opts.config, { maxWaitTimeMs: 1_000, ...opts.tuning });
   const logger = opts.logger.child({ component: 'cascade', cascade: opts.logic.name });
   const metrics = createRuntimeMetrics();
   const producer = createRuntimeProducer(opts.kafka);
@@ -98,6 +99,7 @@ export function createCascadeRunner<E>(opts: CascadeRunnerOptions<E>): Runner {
     partitionsConsumedConcurrently: opts.config.runtime.partitionsConsumedConcurrently,
     maxBytesPerPartition: tuning.maxBytesPerPartition,
     sessionTimeoutMs: tuning.sessionTimeoutMs,
+    maxWaitTimeMs: tuning.maxWaitTimeMs,
     fromBeginning: tuning.fromBeginning,
     progressIntervalMs: tuning.progressIntervalMs,
   });

@@ -34,6 +34,7 @@ export interface ConsumerLoopOptions {
   /** Caps one fetched batch per partition, which bounds memory: one batch per partition at a time. */
   readonly maxBytesPerPartition: number;
   readonly sessionTimeoutMs: number;
+  readonly maxWaitTimeMs: number;
   readonly fromBeginning: boolean;
   readonly progressIntervalMs: number;
 }
@@ -84,6 +85,7 @@ export function createConsumerLoop(opts: ConsumerLoopOptions): Runner {
         groupId: opts.groupId,
         maxBytesPerPartition: opts.maxBytesPerPartition,
         sessionTimeout: opts.sessionTimeoutMs,
+        maxWaitTimeInMs: opts.maxWaitTimeMs,
         allowAutoTopicCreation: false,
       });
       consumer = c;

@@ -80,6 +80,8 @@ export function createRepairRunner<E>(opts: ProcessorRuntimeOptions<E>): Runner 
   const { repairInitialBackoffMs, repairMaxBackoffMs, repairMaxAttempts } = opts.config.runtime;
   return buildRunner(opts, {
     groupId: `${prefix}${opts.processor.name}.repair`,
+    // A resumed partition waits for the fetch in flight: keep that wait short next to the back-offs.
+    maxWaitTimeMs: Math.max(100, Math.min(1_000, repairInitialBackoffMs)),
     topic: topicName(prefix, repairTopicOf(input)),
     component: 'repair',
     route: repairFailureRouter({
@@ -96,6 +98,7 @@ export function createRepairRunner<E>(opts: ProcessorRuntimeOptions<E>): Runner 
 
 interface RunnerSpec {
   readonly groupId: string;
+  readonly maxWaitTimeMs?: number;
   readonly topic: string;
   readonly component: string;
   readonly route: FailureRouter;
@@ -104,7 +107,7 @@ interface RunnerSpec {
 
 function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Runner {
   const clock = opts.clock ?? systemClock;
-  const tuning = resolveTuning(opts.config, opts.tuning);
+  const tuning = resolveTuning(opts.config, { ...(spec.maxWaitTimeMs === undefined ? {} : { maxWaitTimeMs: spec.maxWaitTimeMs }), ...opts.tuning });
   const logger = opts.logger.child({ component: spec.component, processor: opts.processor.name });
   const cache = opts.linkCache ?? (opts.config.runtime.linkCacheEntries > 0 ? createLinkCache({ entries: opts.config.runtime.linkCacheEntries }) : false);
   const store = cache ? createLinkCachingStore(opts.store, cache) : opts.store;
@@ -150,6 +153,7 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
     partitionsConsumedConcurrently: opts.config.runtime.partitionsConsumedConcurrently,
     maxBytesPerPartition: tuning.maxBytesPerPartition,
     sessionTimeoutMs: tuning.sessionTimeoutMs,
+    maxWaitTimeMs: tuning.maxWaitTimeMs,
     fromBeginning: tuning.fromBeginning,
     progressIntervalMs: tuning.progressIntervalMs,
   });

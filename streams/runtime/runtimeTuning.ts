@@ -17,6 +17,13 @@ export interface RuntimeTuning {
   /** How often progress (events/s, suppression) is logged at info. */
   readonly progressIntervalMs: number;
   readonly sessionTimeoutMs: number;
+  /**
+   * How long a fetch waits for data (kafkajs maxWaitTimeInMs). A partition
+   * resumed after a pause is fetched again only when the fetch in flight
+   * returns, so runners that pause (repair, cascade) wait up to this long
+   * beyond a record's due time: they default to a shorter wait.
+   */
+  readonly maxWaitTimeMs: number;
   /** Where a brand-new consumer group starts: true = earliest, so events produced before the first start are not skipped. */
   readonly fromBeginning: boolean;
 }
@@ -30,6 +37,7 @@ export function resolveTuning(config: EdgestreamConfig, overrides: Partial<Runti
     retryMaxBackoffMs: 2_000,
     progressIntervalMs: 10_000,
     sessionTimeoutMs: 30_000,
+    maxWaitTimeMs: 5_000,
     fromBeginning: true,
     ...overrides,
   };

@@ -103,14 +103,15 @@ const utf8 = (s: string) => new TextEncoder().encode(s);
  * ADD_EDGE src→dst writes `it_out[src][dst]` and `it_in[dst][src]` (value: the
  * mutation id) at event_time after reading `it_out[src][dst]`, and marks
  * `it_dirty[shard-0][src]` as a follow-up. Other ops write nothing. It
- * records the mutation ids it processed.
+ * records the mutation ids it processed. With `reads: false` it skips the
+ * point read, so a store outage shows up on its writes.
  */
-export function linkProcessor(): EventProcessor<EdgeMutation> & { readonly processed: string[] } {
+export function linkProcessor({ reads = true }: { reads?: boolean } = {}): EventProcessor<EdgeMutation> & { readonly processed: string[] } {
   const processed: string[] = [];
   return {
     name: 'it-links',
     processed,
-    reads: (e) => (e.op === 'ADD_EDGE' ? [{ namespace: 'it_out', id: e.src, key: utf8(e.dst) }] : []),
+    reads: (e) => (reads && e.op === 'ADD_EDGE' ? [{ namespace: 'it_out', id: e.src, key: utf8(e.dst) }] : []),
     process(e) {
       processed.push(e.mutation_id);
       if (e.op !== 'ADD_EDGE') return { writes: [], followUps: [], emits: [] };
