@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import cassandra from 'cassandra-driver';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { pino, type Logger } from 'pino';
+import { openStore } from '../../cli/openStore.ts';
+import { parseEdgestreamConfig, type EdgestreamConfig, type EdgestreamConfigInput } from '../../schemas/config/edgestreamConfig.ts';
+import { knownSchemas } from '../../schemas/index.ts';
+import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
+import type { StackEndpoints } from '../../stack/endpoints.ts';
+import { createAvroSerde, registerSchemas, subjectFor, type AvroSerde } from '../../streams/serde/index.ts';
+import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
+import { dlqTopicOf, ensureTopics, repairTopicOf, topicName } from '../../streams/topics/index.ts';
+import { stackEndpoints } from './stack.ts';
+
+/**
+ * Everything `edgestream init` sets up, for one test file, on the real stack:
+ * a config with a unique topic prefix (`t<random>.`) and keyspace, its
+ * topics (ensureTopics), the EdgeMutation schema registered under the input
+ * topic's subject, and the keyspace with every namespace of the config
+ * (cli/openStore: the Cassandra store the CLI uses). `teardown` deletes the
+ * topics, the consumer groups of the pipeline and the subject, and drops the
+ * keyspace. Nothing is faked.
+ */
+export interface EdgestreamEnv {
+  readonly endpoints: StackEndpoints;
+  /** The config as written to a config file (JSON-safe input form). */
+  readonly configInput: EdgestreamConfigInput;
+  readonly config: EdgestreamConfig;
+  readonly kafka: Kafka;
+  readonly admin: Admin;
+  readonly registry: SchemaRegistry;
+  readonly serde: AvroSerde;
+  /** The Cassandra store on the env's keyspace, every namespace created. */
+  readonly store: TwoLevelMapStore;
+  /** A raw CQL session (for scans the store port does not offer). */
+  readonly cql: cassandra.Client;
+  readonly logger: Logger;
+  readonly topics: { readonly input: string; readonly repair: string; readonly dlq: string };
+  /** Records in the DLQ topic. */
+  dlqCount(): Promise<number>;
+  teardown(): Promise<void>;
+}
+
+export interface EdgestreamEnvOptions {
+  /** A short lowercase tag for names (keyspace `<name>_<random>`). */
+  readonly name: string;
+  readonly edgeTypes?: readonly string[];
+  readonly partitions?: number;
+  /** Overrides of the runtime section; the defaults keep cascades and recounts fast. */
+  readonly runtime?: NonNullable<EdgestreamConfigInput['runtime']>;
+}
+
+export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<EdgestreamEnv> {
+  const endpoints = stackEndpoints();
+  const rand = randomBytes(4).toString('hex');
+  const configInput: EdgestreamConfigInput = {
+    edgeTypes: (opts.edgeTypes ?? ['follows', 'likes']).map((name) => ({ name })),
+    topics: { prefix: `t${rand}.`, partitions: opts.partitions ?? 3, replicationFactor: 1 },
+    cassandra: { keyspace: `${opts.name}_${rand}`, replicationFactor: 1 },
+    runtime: {
+      writeRetryBudgetMs: 1_000,
+      cascadeSettleMs: 1_500,
+      recountIntervalMs: 250,
+      repairInitialBackoffMs: 200,
+      repairMaxBackoffMs: 2_000,
+      ...opts.runtime,
+    },
+  };
+  const config = parseEdgestreamConfig(configInput, `test config ${opts.name}`);
+  const kafka = new Kafka({ clientId: `it-${opts.name}`, brokers: [...endpoints.kafkaBrokers], logLevel: logLevel.NOTHING });
+  const registry = new SchemaRegistry({ host: endpoints.schemaRegistryUrl });
+  const serde = createAvroSerde({ registry });
+  const prefix = config.topics.prefix;
+  const topics = {
+    input: topicName(prefix, 'edge-mutations'),
+    repair: topicName(prefix, repairTopicOf('edge-mutations')),
+    dlq: topicName(prefix, dlqTopicOf('edge-mutations')),
+  };
+  const admin = kafka.admin();
+  await admin.connect();
+  // What cli/commands/init.ts does: topics, schemas, keyspace and namespaces.
+  await ensureTopics(admin, config);
+  await registerSchemas(registry, { [topics.input]: knownSchemas.EdgeMutation });
+  const store = await openStore(endpoints, config);
+  await store.init();
+  const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc, encoding: { useBigIntAsLong: true } });
+  await cql.connect();
+  const logger = pino({ level: process.env['IT_LOG_LEVEL'] ?? 'silent' });
+
+  return {
+    endpoints,
+    configInput,
+    config,
+    kafka,
+    admin,
+    registry,
+    serde,
+    store,
+    cql,
+    logger,
+    topics,
+    async dlqCount() {
+      const offsets = await admin.fetchTopicOffsets(topics.dlq);
+      return offsets.reduce((n, p) => n + Number(BigInt(p.high) - BigInt(p.low)), 0);
+    },
+    async teardown() {
+      const quietly = (p: Promise<unknown>) => p.catch(() => undefined);
+      await quietly(store.close());
+      await quietly(cql.execute(`DROP KEYSPACE IF EXISTS ${config.cassandra.keyspace}`));
+      await quietly(cql.shutdown());
+      await quietly(admin.deleteGroups(edgePipelineGroups(config).map((g) => g.group)));
+      await quietly(admin.deleteTopics({ topics: [topics.input, topics.repair, topics.dlq] }));
+      await quietly(fetch(`${endpoints.schemaRegistryUrl}/subjects/${encodeURIComponent(subjectFor(topics.input, knownSchemas.EdgeMutation))}`, { method: 'DELETE' }));
+      await quietly(admin.disconnect());
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import type { EdgeMutation } from '../../../schemas/generated/EdgeMutation.ts';
+import { edgeMutationArbitrary, MODEL_VERTICES } from './edgeMutationArbitrary.ts';
+
+/**
+ * A scenario for the end-to-end convergence test: `events` (what the model
+ * sees) and `arrivals` (what is published: every event once, some again, in a
+ * shuffled order). Events come from edgeMutationArbitrary (tiny graph, every
+ * op, colliding ids and values); their event times are redrawn so that half
+ * keep the tie-heavy 1..6 range and the rest spread over 1..40, which makes
+ * removes and re-adds at distinct times common as well as exact ties.
+ */
+export interface ConvergenceScenario {
+  readonly events: readonly EdgeMutation[];
+  readonly arrivals: readonly EdgeMutation[];
+}
+
+const eventTime = fc.oneof(fc.bigInt({ min: 1n, max: 6n }), fc.bigInt({ min: 1n, max: 40n }));
+
+export function convergenceScenarioArbitrary({ minEvents = 30, maxEvents = 80, maxDuplicates = 15 } = {}): fc.Arbitrary<ConvergenceScenario> {
+  const event = fc.tuple(edgeMutationArbitrary, eventTime).map(([e, t]): EdgeMutation => ({ ...e, event_time: t }));
+  return fc.array(event, { minLength: minEvents, maxLength: maxEvents }).chain((events) =>
+    fc.record({
+      events: fc.constant(events),
+      arrivals: fc
+        .array(fc.constantFrom(...events), { maxLength: maxDuplicates })
+        .chain((dups) => fc.shuffledSubarray([...events, ...dups], { minLength: events.length + dups.length })),
+    }),
+  );
+}
+
+/**
+ * Moves a scenario's events into their own corner of a shared store and onto
+ * a real clock: every vertex id gets `tag` as a prefix (so runs sharing one
+ * pipeline never touch each other's partitions), and event time t becomes
+ * `baseMicros + t` (so the runtime's validation accepts it and ties stay ties).
+ */
+export function scopeMutation(e: EdgeMutation, tag: string, baseMicros: bigint): EdgeMutation {
+  return {
+    ...e,
+    src: `${tag}${e.src}`,
+    dst: e.op === 'REMOVE_NODE' ? '' : `${tag}${e.dst}`,
+    event_time: baseMicros + e.event_time,
+  };
+}
+
+/** The vertices a scoped scenario can touch. */
+export const scopedVertices = (tag: string): string[] => MODEL_VERTICES.map((v) => `${tag}${v}`);
+
+/** One event per line, for a failure report that can be pasted into a unit test. */
+export function describeMutations(events: readonly EdgeMutation[]): string {
+  return events
+    .map((e) => {
+      const props = Object.entries(e.properties).map(([k, v]) => `${k}=${typeof v === 'bigint' ? `${v}n` : Buffer.isBuffer(v) ? `0x${v.toString('hex')}` : JSON.stringify(v)}`);
+      const keys = e.op === 'REMOVE_PROPERTIES' ? ` keys=[${e.property_keys.join(',')}]` : '';
+      return `${e.op} ${e.edge_type} ${e.src}->${e.dst} @${e.event_time} ${e.mutation_id}${props.length ? ` {${props.join(', ')}}` : ''}${keys}`;
+    })
+    .join('\n');
+}
