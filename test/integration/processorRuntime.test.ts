@@ -154,6 +154,51 @@ describe('processor runtime on real Kafka and Cassandra', () => {
     await expect(runtime.done).resolves.toBeUndefined();
   });
 
+  it('stop() in the middle of a backlog finishes and commits the chunk in flight, leaves the group, and a restart takes over from there', async () => {
+    const input = f.topics.input;
+    const producer = createEdgeProducer({ kafka: f.kafka, serde: f.serde, config: f.config, maxBatchMessages: 1_000 });
+    await Promise.all([...Array.from({ length: 6_000 }, (_, i) => producer.addEdge({ type: 'follows', src: `stop${i % 20}`, dst: `s${i}` })), producer.flush()]);
+    await producer.close();
+    const groupId = `${f.config.topics.prefix}it-links`;
+    const before = await committedOffsets(f.admin, groupId, input);
+
+    const first = linkProcessor();
+    const runtime = runtimeFor(first);
+    await runtime.start();
+    await waitFor('a first commit of the backlog', async () => [...(await committedOffsets(f.admin, groupId, input))].some(([p, o]) => o > (before.get(p) ?? -1n)), { everyMs: 20 });
+    await runtime.stop(); // what the CLI does on SIGTERM
+    await expect(runtime.done).resolves.toBeUndefined();
+    expect((await f.admin.describeGroups([groupId])).groups[0]).toMatchObject({ state: 'Empty', members: [] });
+    const committed = await committedOffsets(f.admin, groupId, input);
+    expect(await caughtUp(f.admin, groupId, input)).toBe(false); // it really stopped mid-backlog
+
+    // Everything the first runtime committed has landed, and it committed everything it settled.
+    let landedAndCommitted = 0;
+    const links = new Map<string, Map<string, string>>();
+    const firstProcessed = new Set(first.processed);
+    for (const r of await readTopic(f.kafka, input, await recordCount(f.admin, input))) {
+      if (r.value === null || !r.key?.toString().startsWith('stop')) continue;
+      if (r.offset < (before.get(r.partition) ?? 0n)) continue;
+      const e = (await f.serde.decode(r.value, knownSchemas.EdgeMutation)).value;
+      if (r.offset < (committed.get(r.partition) ?? 0n)) {
+        if (!links.has(e.src)) links.set(e.src, await outLinks(store, e.src));
+        expect(links.get(e.src)?.get(e.dst)).toBe(e.mutation_id);
+        expect(firstProcessed.has(e.mutation_id)).toBe(true);
+        landedAndCommitted++;
+      }
+    }
+    expect(landedAndCommitted).toBeGreaterThan(0);
+    expect(firstProcessed.size).toBe(landedAndCommitted); // no chunk was processed and left uncommitted
+
+    const second = linkProcessor();
+    const restarted = runtimeFor(second);
+    await restarted.start();
+    await waitFor('the restarted runtime to finish the backlog', () => caughtUp(f.admin, groupId, input), { timeoutMs: 90_000 });
+    expect(second.processed.filter((id) => firstProcessed.has(id))).toEqual([]); // nothing committed is processed twice
+    expect(firstProcessed.size + second.processed.length).toBe(6_000);
+    await restarted.stop();
+  });
+
   it('never commits past an event whose writes did not land: the store closes mid-stream, the runtime stops, a fresh one finishes the job', async () => {
     const input = f.topics.input;
     const before = await committedOffsets(f.admin, `${f.config.topics.prefix}it-links`, input);
