@@ -217,3 +217,17 @@ describe('the batch handler (runtime pipeline on sinks/memory)', () => {
     ]);
   });
 });
+
+describe('the batch handler and kafkajs errors', () => {
+  it('passes a heartbeat failure during a retry back-off through unchanged (kafkajs re-joins on a rebalance), committing nothing', async () => {
+    const h = pipelineHarness();
+    h.failWrites(() => 'timeout');
+    const { payload, log } = fakePayload('p.in', 0, [ev(0, { mutation_id: 'm0' })]);
+    const rebalance = Object.assign(new Error('The group is rebalancing, so a rejoin is needed'), { type: 'REBALANCE_IN_PROGRESS', retriable: true });
+    payload.heartbeat = async () => {
+      throw rebalance;
+    };
+    expect(await h.handler(payload).catch((e: unknown) => e)).toBe(rebalance);
+    expect(log.committed).toEqual([]);
+  });
+});

@@ -124,14 +124,20 @@ function tally(metrics: RuntimeMetrics, routed: readonly (OutRecord | undefined)
 
 function noteBatchFailure(opts: BatchHandlerOptions, source: ChunkSource, chunk: readonly KafkaMessage[], e: unknown): unknown {
   const range = { ...source, first_offset: chunk[0]?.offset, last_offset: chunk[chunk.length - 1]?.offset };
-  if (PipelineError.is(e) && e.code === 'BATCH_RETRY') {
+  if (!PipelineError.is(e)) {
+    // Not a pipeline decision: a kafkajs error from heartbeat() during a retry back-off (a rebalance, a
+    // lost membership) or a bug. kafkajs decides by its own `retriable` flag (rebalances re-join, a
+    // TypeError stops the consumer); the chunk is not committed either way.
+    opts.logger.warn({ ...range, err: e }, 'chunk interrupted; not committed');
+    return e;
+  }
+  if (e.code === 'BATCH_RETRY') {
     opts.metrics.count('batchRetries');
     opts.logger.warn({ ...range, err: e }, 'chunk not committed; kafkajs will re-deliver it');
     return e;
   }
-  const fatal = PipelineError.is(e) ? e : new PipelineError('FATAL', `unexpected failure: ${describeError(e)}`, { cause: e });
-  opts.logger.fatal({ ...range, err: fatal }, 'fatal pipeline failure; consumer stops without committing');
-  return fatal;
+  opts.logger.fatal({ ...range, err: e }, 'fatal pipeline failure; consumer stops without committing');
+  return e;
 }
 
 /** The next run of due records, at most `max`; stops at the first record that is not due yet. */
