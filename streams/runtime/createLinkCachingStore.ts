@@ -91,9 +91,11 @@ export function createLinkCachingStore(
 /**
  * Cells (and partitions, for `clear`) deleted somewhere in the call. An
  * addition of such a cell at the same write time must be sent even when the
- * cache dominates it: "deletions before additions" drops the deletion only
- * because the addition is there (and a clear is lowered to T-1 only because
- * of additions at T); without the addition the tombstone would win the tie.
+ * cache dominates it: within one mutation, "deletions before additions" drops
+ * the deletion only because the addition is there (and a clear is lowered to
+ * T-1 only because of the mutation's additions at T); without the addition
+ * the tombstone would win the tie. Across mutations the port applies plain
+ * LWW, where this is merely conservative.
  */
 function deletedCells(mutations: readonly Mutation[]): Set<string> {
   const cells = new Set<string>();
