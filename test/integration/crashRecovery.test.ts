@@ -110,7 +110,7 @@ describe('processor process killed with SIGKILL during ingest', () => {
     await publishing;
     // Every kill hit the ingest: the fan-out had committed only part of the events.
     expect(kills.map((k) => k.committed < EVENTS)).toEqual(kills.map(() => true));
-    const lastStart = since();
+    const lastStart = processor.startedAt - t0;
     const quiet = await waitForQuiescence({ admin: env.admin, config: env.config, store: env.store, timeoutMs: 300_000, pollMs: 500 }).catch((e: unknown) => {
       throw new Error(`${e instanceof Error ? e.message : String(e)}\nlast processor log:\n${processor.tail()}`);
     });
