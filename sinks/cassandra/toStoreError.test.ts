@@ -22,6 +22,10 @@ describe('toStoreError', () => {
     ['unauthorized', new errors.ResponseError(codes.unauthorized, 'no permission'), 'unauthorized', false],
     ['bad credentials', new errors.AuthenticationError('bad'), 'unauthorized', false],
     ['driver argument error', new errors.ArgumentError('bad param'), 'invalid_argument', false],
+    ['an empty pool while the node restarts', new Error('No connection available'), 'unavailable', true],
+    ['a connection closed under a request', new Error('Connection closed'), 'unavailable', true],
+    ['a reset socket', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), 'unavailable', true],
+    ['some other plain Error', new Error('No connection available today'), 'internal', false],
     ['a bug', new TypeError('x is not a function'), 'internal', false],
     ['a thrown string', 'weird', 'internal', false],
   ])('maps %s to %s (retriable: %s)', (_name, thrown, code, retriable) => {

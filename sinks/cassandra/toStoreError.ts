@@ -39,6 +39,13 @@ const DRIVER_ERRORS: Readonly<Record<string, StoreErrorCode>> = {
   DriverInternalError: 'internal',
 };
 
+// Plain Errors the driver throws while a host's pool is empty or a socket closes, e.g.
+// during a node restart (lib/host-connection-pool.js borrowConnection / _onConnectionClosed):
+// the node is unreachable for now, so they are as retriable as NoHostAvailableError.
+const UNREACHABLE_MESSAGES = new Set(['No connection available', 'Connection closed']);
+// Socket errors that surface unwrapped from the driver's connection.
+const UNREACHABLE_SOCKET_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 // An oversized key or mutation is an InvalidRequest; it is permanent, never
 // worth a retry (JanusGraph isKeySizeTooLarge).
 const TOO_LARGE = /too large|longer than maximum|exceeds the maximum|is larger than/i;
@@ -58,6 +65,8 @@ function classify(e: unknown): StoreErrorCode {
     return mapped === 'invalid_query' && typeof message === 'string' && TOO_LARGE.test(message) ? 'too_large' : mapped;
   }
   if (typeof name === 'string' && Object.hasOwn(DRIVER_ERRORS, name)) return DRIVER_ERRORS[name] as StoreErrorCode;
+  if (name === 'Error' && typeof message === 'string' && UNREACHABLE_MESSAGES.has(message)) return 'unavailable';
+  if (typeof code === 'string' && UNREACHABLE_SOCKET_CODES.has(code)) return 'unavailable';
   // TypeError, RangeError and anything unknown: a bug, never retried.
   return 'internal';
 }
