@@ -10,13 +10,13 @@ import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
 import type { StackEndpoints } from '../../stack/endpoints.ts';
 import { createAvroSerde, registerSchemas, subjectFor, type AvroSerde } from '../../streams/serde/index.ts';
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
-import { dlqTopicOf, ensureTopics, repairTopicOf, topicName } from '../../streams/topics/index.ts';
+import { dlqTopicOf, ensureTopics, repairTopicOf, topicName, topicSpecs } from '../../streams/topics/index.ts';
 import { stackEndpoints } from './stack.ts';
 
 /**
  * Everything `edgestream init` sets up, for one test file, on the real stack:
  * a config with a unique topic prefix (`t<random>.`) and keyspace, its
- * topics (ensureTopics), the EdgeMutation schema registered under the input
+ * topics (ensureTopics: input, repair, DLQ and any other the config declares), the EdgeMutation schema registered under the input
  * topic's subject, and the keyspace with every namespace of the config
  * (cli/openStore: the Cassandra store the CLI uses). `teardown` deletes the
  * topics, the consumer groups of the pipeline and the subject, and drops the
@@ -110,7 +110,7 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
       await quietly(cql.execute(`DROP KEYSPACE IF EXISTS ${config.cassandra.keyspace}`));
       await quietly(cql.shutdown());
       await quietly(admin.deleteGroups(edgePipelineGroups(config).map((g) => g.group)));
-      await quietly(admin.deleteTopics({ topics: [topics.input, topics.repair, topics.dlq] }));
+      await quietly(admin.deleteTopics({ topics: topicSpecs(config).map((s) => s.topic) }));
       await quietly(fetch(`${endpoints.schemaRegistryUrl}/subjects/${encodeURIComponent(subjectFor(topics.input, knownSchemas.EdgeMutation))}`, { method: 'DELETE' }));
       await quietly(admin.disconnect());
     },
