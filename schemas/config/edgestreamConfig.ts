@@ -68,6 +68,12 @@ const runtimeSchema = z.strictObject({
   cascadeSettleMs: z.int().min(0).default(30_000),
   /** tunable. A cascade whose tombstone never becomes visible is dead-lettered after this long. */
   cascadeGiveUpAfterMs: z.int().min(1).default(10 * 60_000),
+  /**
+   * tunable. Kafka consumer session timeout: how long the group waits for a crashed
+   * processor before its partitions move to a live one. Lower recovers faster; it must
+   * stay within the broker's group.{min,max}.session.timeout.ms (6 s and 30 min by default).
+   */
+  sessionTimeoutMs: z.int().min(6_000).max(1_800_000).default(30_000),
   /** tunable. How often the degree recounter takes dirty marks. */
   recountIntervalMs: z.int().min(10).default(2_000),
 }).refine((r) => r.cascadeSettleMs > r.writeRetryBudgetMs, {

@@ -36,7 +36,7 @@ export function resolveTuning(config: EdgestreamConfig, overrides: Partial<Runti
     retryInitialBackoffMs: 100,
     retryMaxBackoffMs: 2_000,
     progressIntervalMs: 10_000,
-    sessionTimeoutMs: 30_000,
+    sessionTimeoutMs: config.runtime.sessionTimeoutMs,
     maxWaitTimeMs: 5_000,
     fromBeginning: true,
     ...overrides,

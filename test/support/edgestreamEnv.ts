@@ -59,6 +59,7 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
     topics: { prefix: `t${rand}.`, partitions: opts.partitions ?? 3, replicationFactor: 1 },
     cassandra: { keyspace: `${opts.name}_${rand}`, replicationFactor: 1 },
     runtime: {
+      sessionTimeoutMs: 8_000, // a SIGKILLed processor's partitions move on quickly
       writeRetryBudgetMs: 1_000,
       cascadeSettleMs: 1_500,
       recountIntervalMs: 250,
