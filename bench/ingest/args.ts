@@ -1,0 +1,155 @@
+import { parseArgs } from 'node:util';
+import { EDGE_PIPELINE_STAGES, type EdgePipelineStage } from '../../streams/topology/createEdgePipeline.ts';
+
+/** Flags of `bench:ingest`. Every default is the committed bench configuration. */
+export interface BenchArgs {
+  readonly events: number;
+  readonly repeats: number;
+  readonly users: number;
+  readonly zipfExponent: number;
+  readonly seed: number;
+  readonly edgeType: string;
+  /** Pipeline config knobs (undefined = the edgestream default). */
+  readonly partitions: number;
+  readonly partitionsConsumedConcurrently: number | undefined;
+  readonly writeConcurrency: number | undefined;
+  readonly linkCacheEntries: number | undefined;
+  readonly recountIntervalMs: number | undefined;
+  readonly stages: readonly EdgePipelineStage[];
+  readonly latencySeconds: number;
+  readonly latencyWarmupSeconds: number;
+  readonly latencyFraction: number;
+  readonly latencyAttempts: number;
+  readonly samplesPerSecond: number;
+  readonly pollMs: number;
+  readonly ceilingLevels: readonly number[];
+  readonly ceilingSweepRows: number;
+  readonly skipCeiling: boolean;
+  readonly skipLatency: boolean;
+  readonly profile: boolean;
+  /** Processor entry relative to the repo root, and extra arguments after `--config <file> run`. */
+  readonly childEntry: string;
+  readonly childArgs: readonly string[];
+  /** Extra node flags for the child (e.g. --max-semi-space-size=64). */
+  readonly childNodeArgs: readonly string[];
+  readonly out: string | undefined;
+  readonly help: boolean;
+}
+
+export const USAGE = `npx tsx bench/ingest/main.ts [flags]   (npm run bench:ingest -- [flags])
+
+End-to-end ingest benchmark: ADD_EDGE events with Zipf targets through real Kafka,
+the processors (a child \`edgestream run\`) and Cassandra, against the raw
+cassandra-driver ceiling measured in the same run.
+
+  --events <n>              ADD_EDGE events per throughput phase (default 200000)
+  --repeats <n>             throughput/latency/ceiling repeats; medians are reported (default 3)
+  --users <n>               vertex count (default 100000)
+  --zipf-exponent <s>       Zipf exponent of the targets (default 1.1)
+  --seed <n>                workload seed (default 1)
+  --partitions <n>          input topic partitions (default 6)
+  --pcc <n>                 runtime.partitionsConsumedConcurrently (default: edgestream's)
+  --write-concurrency <n>   runtime.writeConcurrency (default: edgestream's)
+  --link-cache <n>          runtime.linkCacheEntries (default: edgestream's)
+  --recount-interval-ms <n> runtime.recountIntervalMs (default: edgestream's)
+  --stages <list>           stages the child runs, comma-separated or "all" (default all)
+  --latency-seconds <s>     fixed-rate phase length (default 25)
+  --latency-warmup <s>      samples discarded at its start (default 3)
+  --latency-fraction <f>    offered rate as a share of the median measured edges/s (default 0.6)
+  --latency-attempts <n>    a saturated latency phase (backlog > 2 s of traffic at its end) is repeated at
+                            70% of its rate, at most this many times in all (default 3)
+  --samples-per-second <n>  events followed by the visibility sampler (default 20)
+  --poll-ms <n>             shortest sampler re-read interval per key (default 10; grows to 10% of the wait, at most 200)
+  --ceiling-levels <list>   raw-driver concurrency levels to try (default 32,64,128,256,512)
+  --ceiling-sweep-rows <n>  rows per level in the sweep; the best level then writes all rows (default 250000)
+  --skip-ceiling, --skip-latency
+  --profile                 run the child with --cpu-prof and print where its CPU time goes
+  --child-entry <file>      processor entry (default bin/edgestream.js)
+  --child-arg <arg>         extra argument for the child after "run <stages>" (repeatable)
+  --child-node-arg <flag>   extra node flag for the child, e.g. --child-node-arg=--max-semi-space-size=64 (repeatable)
+  --out <file>              result JSON (default bench/results/ingest-latest.json for >= 200000
+                            events, else bench/results/ingest-small.json)
+`;
+
+export function parseBenchArgs(argv: readonly string[]): BenchArgs {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    options: {
+      events: { type: 'string' },
+      repeats: { type: 'string' },
+      users: { type: 'string' },
+      'zipf-exponent': { type: 'string' },
+      seed: { type: 'string' },
+      partitions: { type: 'string' },
+      pcc: { type: 'string' },
+      'write-concurrency': { type: 'string' },
+      'link-cache': { type: 'string' },
+      'recount-interval-ms': { type: 'string' },
+      stages: { type: 'string' },
+      'latency-seconds': { type: 'string' },
+      'latency-warmup': { type: 'string' },
+      'latency-fraction': { type: 'string' },
+      'latency-attempts': { type: 'string' },
+      'samples-per-second': { type: 'string' },
+      'poll-ms': { type: 'string' },
+      'ceiling-levels': { type: 'string' },
+      'ceiling-sweep-rows': { type: 'string' },
+      'skip-ceiling': { type: 'boolean', default: false },
+      'skip-latency': { type: 'boolean', default: false },
+      profile: { type: 'boolean', default: false },
+      'child-entry': { type: 'string' },
+      'child-arg': { type: 'string', multiple: true },
+      'child-node-arg': { type: 'string', multiple: true },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const int = (name: string, raw: string | undefined, fallback: number, min = 1): number => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw.replace(/_/g, ''));
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got "${raw}"`);
+    return n;
+  };
+  const optInt = (name: string, raw: string | undefined): number | undefined => (raw === undefined ? undefined : int(name, raw, 0, 0));
+  const num = (name: string, raw: string | undefined, fallback: number, ok: (n: number) => boolean): number => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || !ok(n)) throw new Error(`--${name}: bad value "${raw}"`);
+    return n;
+  };
+  const stagesRaw = values.stages ?? 'all';
+  const stages = stagesRaw === 'all' ? [...EDGE_PIPELINE_STAGES] : stagesRaw.split(',').map((s) => s.trim());
+  for (const s of stages) if (!(EDGE_PIPELINE_STAGES as readonly string[]).includes(s)) throw new Error(`--stages: unknown stage "${s}"`);
+  if (!stages.includes('fanout')) throw new Error('--stages must include fanout');
+  return {
+    events: int('events', values.events, 200_000),
+    repeats: int('repeats', values.repeats, 3),
+    users: int('users', values.users, 100_000, 2),
+    zipfExponent: num('zipf-exponent', values['zipf-exponent'], 1.1, (n) => n > 0),
+    seed: int('seed', values.seed, 1),
+    edgeType: 'follows',
+    partitions: int('partitions', values.partitions, 6),
+    partitionsConsumedConcurrently: optInt('pcc', values.pcc),
+    writeConcurrency: optInt('write-concurrency', values['write-concurrency']),
+    linkCacheEntries: optInt('link-cache', values['link-cache']),
+    recountIntervalMs: optInt('recount-interval-ms', values['recount-interval-ms']),
+    stages: stages as EdgePipelineStage[],
+    latencySeconds: num('latency-seconds', values['latency-seconds'], 25, (n) => n > 0),
+    latencyWarmupSeconds: num('latency-warmup', values['latency-warmup'], 3, (n) => n >= 0),
+    latencyFraction: num('latency-fraction', values['latency-fraction'], 0.6, (n) => n > 0 && n <= 1),
+    latencyAttempts: int('latency-attempts', values['latency-attempts'], 3),
+    samplesPerSecond: int('samples-per-second', values['samples-per-second'], 20),
+    pollMs: int('poll-ms', values['poll-ms'], 10),
+    ceilingLevels: (values['ceiling-levels'] ?? '32,64,128,256,512').split(',').map((s) => int('ceiling-levels', s.trim(), 0)),
+    ceilingSweepRows: int('ceiling-sweep-rows', values['ceiling-sweep-rows'], 250_000),
+    skipCeiling: values['skip-ceiling'] ?? false,
+    skipLatency: values['skip-latency'] ?? false,
+    profile: values.profile ?? false,
+    childEntry: values['child-entry'] ?? 'bin/edgestream.js',
+    childArgs: values['child-arg'] ?? [],
+    childNodeArgs: values['child-node-arg'] ?? [],
+    out: values.out,
+    help: values.help ?? false,
+  };
+}

@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import type { Admin } from 'kafkajs';
+import { parseEdgestreamConfig, type EdgestreamConfig, type EdgestreamConfigInput } from '../../schemas/config/edgestreamConfig.ts';
+import { knownSchemas } from '../../schemas/index.ts';
+import { createCassandraStore } from '../../sinks/cassandra/index.ts';
+import { edgestreamNamespaces } from '../../sinks/namespaces/index.ts';
+import type { StackEndpoints } from '../../stack/endpoints.ts';
+import { registerSchemas, subjectFor } from '../../streams/serde/index.ts';
+import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
+import { ensureTopics, topicName } from '../../streams/topics/index.ts';
+import { topicSpecs } from '../../streams/topics/topicSpecs.ts';
+
+/**
+ * One throwaway pipeline deployment: a fresh topic prefix and keyspace, the
+ * config file the child processor reads, topics, the registered schema and the
+ * keyspace with every namespace (what `edgestream init` does). `cleanup`
+ * deletes the topics, consumer groups, registry subject and keyspace.
+ */
+export interface BenchRun {
+  readonly id: string;
+  readonly config: EdgestreamConfig;
+  readonly configFile: string;
+  readonly dir: string;
+  readonly inputTopic: string;
+  readonly fanOutGroup: string;
+  cleanup(): Promise<void>;
+}
+
+export function newRunId(label: string): string {
+  return `${label}${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+}
+
+export async function createBenchRun(deps: {
+  admin: Admin;
+  registry: SchemaRegistry;
+  endpoints: StackEndpoints;
+  id: string;
+  configInput: Omit<EdgestreamConfigInput, 'topics' | 'cassandra'> & { topics?: { partitions?: number } };
+  log: (line: string) => void;
+}): Promise<BenchRun> {
+  const { id } = deps;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `edgestream-bench-${id}-`));
+  const raw: EdgestreamConfigInput = {
+    ...deps.configInput,
+    topics: { prefix: `bench.${id}.`, partitions: deps.configInput.topics?.partitions ?? 6, replicationFactor: 1 },
+    cassandra: { keyspace: `bench_${id}`, replicationFactor: 1 },
+  };
+  const config = parseEdgestreamConfig(raw, 'bench config');
+  const configFile = path.join(dir, 'edgestream.config.json');
+  fs.writeFileSync(configFile, `${JSON.stringify(raw, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
+  const inputTopic = topicName(config.topics.prefix, 'edge-mutations');
+  const fanOutGroup = edgePipelineGroups(config).find((g) => g.stage === 'fanout')?.group as string;
+  const subject = subjectFor(inputTopic, knownSchemas.EdgeMutation);
+
+  const cleanup = async (): Promise<void> => {
+    const problems: string[] = [];
+    const attempt = async (what: string, fn: () => Promise<unknown>) => {
+      try {
+        await fn();
+      } catch (e) {
+        problems.push(`${what}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    };
+    const topics = topicSpecs(config).map((s) => s.topic);
+    const existing = new Set(await deps.admin.listTopics().catch(() => topics));
+    await attempt('delete topics', () => deps.admin.deleteTopics({ topics: topics.filter((t) => existing.has(t)), timeout: 30_000 }));
+    const groups = edgePipelineGroups(config).map((g) => g.group);
+    const known = new Set((await deps.admin.listGroups().catch(() => ({ groups: [] }))).groups.map((g) => g.groupId));
+    const ours = groups.filter((g) => known.has(g));
+    if (ours.length > 0) await attempt('delete consumer groups', () => deleteGroups(deps.admin, ours));
+    await attempt('drop keyspace', () => dropKeyspace(deps.endpoints, config.cassandra.keyspace));
+    await attempt('delete registry subject', () => deleteSubject(deps.endpoints.schemaRegistryUrl, subject));
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (problems.length > 0) deps.log(`cleanup of ${id} incomplete: ${problems.join('; ')}`);
+  };
+
+  try {
+    await ensureTopics(deps.admin, config);
+    await registerSchemas(deps.registry, { [inputTopic]: knownSchemas.EdgeMutation });
+    const store = await createCassandraStore({
+      contactPoints: [...deps.endpoints.cassandraContactPoints],
+      localDataCenter: deps.endpoints.cassandraLocalDc,
+      keyspace: config.cassandra.keyspace,
+      replication: { class: 'SimpleStrategy', replicationFactor: config.cassandra.replicationFactor },
+      namespaces: edgestreamNamespaces(config),
+    });
+    try {
+      await store.init();
+    } finally {
+      await store.close();
+    }
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+  return { id, config, configFile, dir, inputTopic, fanOutGroup, cleanup };
+}
+
+async function dropKeyspace(endpoints: StackEndpoints, keyspace: string): Promise<void> {
+  const { default: cassandra } = await import('cassandra-driver');
+  const client = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc, socketOptions: { readTimeout: 60_000 } });
+  try {
+    await client.execute(`DROP KEYSPACE IF EXISTS "${keyspace}"`);
+  } finally {
+    await client.shutdown();
+  }
+}
+
+/** Soft delete, then permanent delete (Confluent API; Apicurio's ccompat layer supports both). */
+async function deleteSubject(registryUrl: string, subject: string): Promise<void> {
+  const base = `${registryUrl.replace(/\/$/, '')}/subjects/${encodeURIComponent(subject)}`;
+  const soft = await fetch(base, { method: 'DELETE' });
+  if (!soft.ok && soft.status !== 404) throw new Error(`DELETE ${subject}: HTTP ${soft.status}`);
+  const hard = await fetch(`${base}?permanent=true`, { method: 'DELETE' });
+  if (!hard.ok && hard.status !== 404) throw new Error(`DELETE ${subject}?permanent=true: HTTP ${hard.status}`);
+}
+
+/** A group is deletable once its last member has left; right after a stop the coordinator may still list it. */
+async function deleteGroups(admin: Admin, groups: string[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin.deleteGroups(groups);
+      return;
+    } catch (e) {
+      const failed = (e as { groups?: { groupId: string; error?: { type?: string } }[] }).groups ?? [];
+      const reasons = failed.filter((g) => g.error).map((g) => `${g.groupId}: ${g.error?.type ?? 'error'}`);
+      if (attempt >= 5) throw new Error(reasons.length ? reasons.join(', ') : String(e));
+      groups = failed.length ? failed.filter((g) => g.error && g.error.type !== 'GROUP_ID_NOT_FOUND').map((g) => g.groupId) : groups;
+      if (groups.length === 0) return;
+      await new Promise((r) => setTimeout(r, 2_000));
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import cassandra from 'cassandra-driver';
+import type { StackEndpoints } from '../../stack/endpoints.ts';
+import { namespaceStatements } from '../../sinks/cassandra/namespaceStatements.ts';
+import { createKeyspaceCql, createNamespaceTableCql } from '../../sinks/cassandra/schemaCql.ts';
+import { watchCpu, type CpuReport } from './procStats.ts';
+import type { createStatusLine } from './progressLine.ts';
+import type { Row } from './workload.ts';
+
+export interface CeilingRun {
+  readonly concurrency: number;
+  readonly rows: number;
+  readonly seconds: number;
+  readonly rowsPerSecond: number;
+  /** CPU over the timed window only (not the DDL). */
+  readonly cpu: CpuReport;
+}
+
+/**
+ * The raw ceiling: the same rows written straight to the same Cassandra with
+ * cassandra-driver, one prepared `INSERT ... USING TIMESTAMP ?` per row (the
+ * store's own statement text), into tables created with the store's own DDL in
+ * a fresh keyspace, with `concurrency` requests in flight, at the store's
+ * consistency (LOCAL_QUORUM) and client options. No batching, no reads, no
+ * Kafka: what one Node.js client can push into this Cassandra.
+ */
+export async function runCeiling(o: {
+  endpoints: StackEndpoints;
+  keyspace: string;
+  tables: readonly string[];
+  rows: () => Iterator<Row>;
+  rowCount: number;
+  concurrency: number;
+  status: ReturnType<typeof createStatusLine>;
+  label: string;
+  cpuPids: Readonly<Record<string, number | undefined>>;
+}): Promise<CeilingRun> {
+  const client = new cassandra.Client({
+    contactPoints: [...o.endpoints.cassandraContactPoints],
+    localDataCenter: o.endpoints.cassandraLocalDc,
+    encoding: { useBigIntAsLong: true },
+    socketOptions: { readTimeout: 12_000, connectTimeout: 10_000 },
+  });
+  await client.connect();
+  try {
+    await client.execute(createKeyspaceCql(o.keyspace, { class: 'SimpleStrategy', replicationFactor: 1 }));
+    for (const t of o.tables) await client.execute(createNamespaceTableCql(o.keyspace, t, {}));
+    const insertOf = new Map(o.tables.map((t) => [t, namespaceStatements(o.keyspace, t).insert]));
+    const options = { prepare: true, isIdempotent: true, consistency: cassandra.types.consistencies.localQuorum };
+    const EMPTY = Buffer.alloc(0);
+    // Prepare every statement before the clock starts.
+    for (const q of insertOf.values()) await client.execute(q, ['bench-warmup', EMPTY, EMPTY, EMPTY, 1n], options);
+
+    const it = o.rows();
+    let written = 0;
+    let failure: unknown;
+    const cpu = watchCpu(o.cpuPids);
+    const t0 = performance.now();
+    const ticker = setInterval(() => {
+      const secs = (performance.now() - t0) / 1000;
+      o.status.update(`${o.label}: ${written}/${o.rowCount} rows, ${Math.round(written / secs)} rows/s`);
+    }, 250);
+    const worker = async (): Promise<void> => {
+      for (;;) {
+        if (failure !== undefined) return;
+        const next = it.next();
+        if (next.done) return;
+        const r = next.value;
+        try {
+          await client.execute(insertOf.get(r.table) as string, [r.id, r.key, r.value, EMPTY, r.writeTime], options);
+          written++;
+        } catch (e) {
+          failure ??= e;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: o.concurrency }, worker));
+    clearInterval(ticker);
+    const seconds = (performance.now() - t0) / 1000;
+    const cpuReport = cpu.stop();
+    if (failure !== undefined) throw failure;
+    return { concurrency: o.concurrency, rows: written, seconds: Math.round(seconds * 100) / 100, rowsPerSecond: Math.round(written / seconds), cpu: cpuReport };
+  } finally {
+    await client.execute(`DROP KEYSPACE IF EXISTS "${o.keyspace}"`).catch(() => undefined);
+    await client.shutdown();
+  }
+}

@@ -1,0 +1,28 @@
+/** Small statistics helpers for the bench (no dependencies). */
+
+/** The median of `xs` (mean of the two middle values for an even count); NaN when empty. */
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+/** The q-quantile (0..1) by the nearest-rank method; NaN when empty. */
+export function quantile(xs: readonly number[], q: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const rank = Math.min(s.length, Math.max(1, Math.ceil(q * s.length)));
+  return s[rank - 1] as number;
+}
+
+export const round = (x: number, digits = 0): number => {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+};
+
+/** `12345.6` → `12,346`. */
+export const fmt = (x: number, digits = 0): string =>
+  Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : String(x);
+
+export const mib = (bytes: number | undefined): number => (bytes === undefined ? Number.NaN : round(bytes / (1024 * 1024), 1));

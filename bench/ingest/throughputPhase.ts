@@ -1,0 +1,125 @@
+import type { Admin } from 'kafkajs';
+import type { EdgeProducer } from '../../streams/producer/index.ts';
+import { committedTotal } from './kafkaOffsets.ts';
+import type { ProcessorChild } from './processorChild.ts';
+import type { createStatusLine } from './progressLine.ts';
+import { rowsPerEdge, type BenchEdge, type PublishedEdges } from './workload.ts';
+
+export interface ThroughputResult {
+  readonly events: number;
+  readonly rows: number;
+  /** First produce call → the fan-out group committed the last event (every write acknowledged, so visible). */
+  readonly endToEndSeconds: number;
+  readonly edgesPerSecond: number;
+  readonly rowsPerSecond: number;
+  /** First produce call → the producer's flush resolved (all events acknowledged by Kafka). */
+  readonly produceSeconds: number;
+  readonly produceEventsPerSecond: number;
+  /** Largest produced-but-uncommitted count seen. */
+  readonly peakBacklog: number;
+  /** Events committed while the producer was running / after it finished, with their rates. */
+  readonly whileProducing: { readonly events: number; readonly perSecond: number };
+  readonly drainAfterProduce: { readonly events: number; readonly seconds: number; readonly perSecond: number };
+}
+
+/**
+ * The throughput phase: with the processors already consuming an empty topic,
+ * publish `events` ADD_EDGEs as fast as the producer SDK goes (the pipeline
+ * drains concurrently; the producer outruns it, so a backlog builds), then wait
+ * until the fan-out group has committed every one. The group commits a chunk
+ * only after all of its writes were acknowledged by Cassandra, so the commit of
+ * the last offset is the moment the last write is visible. Committed offsets
+ * are polled every `pollMs`.
+ */
+export async function runThroughputPhase(o: {
+  admin: Admin;
+  producer: EdgeProducer;
+  child: ProcessorChild;
+  groupId: string;
+  topic: string;
+  edgeType: string;
+  workload: Iterator<BenchEdge>;
+  events: number;
+  published: PublishedEdges;
+  status: ReturnType<typeof createStatusLine>;
+  label: string;
+  pollMs?: number;
+  onSample?: (s: { produced: number; committed: number }) => void;
+}): Promise<ThroughputResult> {
+  const pollMs = o.pollMs ?? 50;
+  const base = await committedTotal(o.admin, o.groupId, o.topic);
+  let produced = 0;
+  let committed = 0;
+  let peakBacklog = 0;
+  let producing = true;
+  let failure: unknown;
+  let rows = 0;
+
+  const t0 = performance.now();
+  let tProduced = 0;
+  let committedAtProduced = 0;
+
+  const produce = async () => {
+    const inFlight = new Set<Promise<void>>();
+    for (let i = 0; i < o.events && failure === undefined; i++) {
+      const edge = o.workload.next().value as BenchEdge;
+      rows += rowsPerEdge(edge);
+      const p = o.producer.addEdge({ type: o.edgeType, src: edge.src, dst: edge.dst, properties: edge.properties }).then(
+        (sent) => {
+          o.published.add(edge, sent.mutationId, sent.eventTime);
+          produced++;
+        },
+        (e: unknown) => {
+          failure ??= e;
+        },
+      );
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+      if (inFlight.size >= 8_000) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+    await o.producer.flush();
+    tProduced = performance.now();
+    committedAtProduced = committed;
+    producing = false;
+  };
+
+  const watch = async () => {
+    for (;;) {
+      if (o.child.exitedEarly()) throw new Error(`processor child exited during the throughput phase:\n${o.child.tail().join('\n')}`);
+      committed = (await committedTotal(o.admin, o.groupId, o.topic)) - base;
+      const backlog = produced - committed;
+      if (backlog > peakBacklog) peakBacklog = backlog;
+      o.onSample?.({ produced, committed });
+      const secs = (performance.now() - t0) / 1000;
+      o.status.update(`${o.label}: produced ${produced}/${o.events}, committed ${committed} (${Math.round(committed / secs)}/s), backlog ${backlog}, ${secs.toFixed(0)} s`);
+      if (!producing && committed >= o.events) return performance.now();
+      if (failure !== undefined) throw failure;
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  };
+
+  const [, tEnd] = await Promise.all([produce(), watch()]);
+  if (failure !== undefined) throw failure;
+  const e2e = (tEnd - t0) / 1000;
+  const produceSeconds = (tProduced - t0) / 1000;
+  const drainSeconds = (tEnd - tProduced) / 1000;
+  return {
+    events: o.events,
+    rows,
+    endToEndSeconds: round2(e2e),
+    edgesPerSecond: Math.round(o.events / e2e),
+    rowsPerSecond: Math.round(rows / e2e),
+    produceSeconds: round2(produceSeconds),
+    produceEventsPerSecond: Math.round(o.events / produceSeconds),
+    peakBacklog,
+    whileProducing: { events: committedAtProduced, perSecond: Math.round(committedAtProduced / produceSeconds) },
+    drainAfterProduce: {
+      events: o.events - committedAtProduced,
+      seconds: round2(drainSeconds),
+      perSecond: drainSeconds > 0 ? Math.round((o.events - committedAtProduced) / drainSeconds) : 0,
+    },
+  };
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;

@@ -1,0 +1,84 @@
+// An experimental stand-in for `edgestream --config <file> run <stages...>` that exposes knobs the
+// config file does not (store mutationConcurrency, runtime tuning), so the bench can test what a
+// default change would buy before anyone changes a default. Same composition as cli/main.ts `run`:
+// config from --config, stack from the environment, createEdgePipeline, graceful stop on SIGTERM.
+// Use: npx tsx bench/ingest/main.ts --child-entry bench/ingest/tunedProcessor.js --child-arg=--mutation-concurrency=64
+import { parseArgs } from 'node:util';
+import { connectClients } from '../../cli/connectClients.ts';
+import { createCliLogger } from '../../cli/commandContext.ts';
+import { loadConfig } from '../../cli/loadConfig.ts';
+import { createCassandraStore } from '../../sinks/cassandra/index.ts';
+import { edgestreamNamespaces, NODE_TOMBSTONES_NAMESPACE } from '../../sinks/namespaces/index.ts';
+import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { endpointsFromEnv } from '../../stack/endpoints.ts';
+import { stopOnSignals, type RuntimeTuning } from '../../streams/runtime/index.ts';
+import { createAvroSerde } from '../../streams/serde/index.ts';
+import { createEdgePipeline, EDGE_PIPELINE_STAGES, type EdgePipelineStage } from '../../streams/topology/createEdgePipeline.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    config: { type: 'string' },
+    'mutation-concurrency': { type: 'string' },
+    'max-batch-statements': { type: 'string' },
+    'max-records-per-chunk': { type: 'string' },
+    'read-concurrency': { type: 'string' },
+    'max-bytes-per-partition': { type: 'string' },
+    // What-ifs that change semantics, only to measure what a piece of work costs:
+    'what-if-no-tombstone-reads': { type: 'boolean', default: false },
+    'what-if-no-chunking': { type: 'boolean', default: false },
+  },
+});
+const int = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+const [command, ...stageArgs] = positionals;
+if (command !== 'run') throw new Error(`tunedProcessor: expected "run", got ${command}`);
+const stages = (stageArgs.length === 0 || stageArgs.includes('all') ? [...EDGE_PIPELINE_STAGES] : stageArgs) as EdgePipelineStage[];
+
+const { config } = loadConfig(values.config);
+const endpoints = endpointsFromEnv(process.env);
+if (!endpoints) throw new Error('tunedProcessor: set KAFKA_BROKERS, SCHEMA_REGISTRY_URL and CASSANDRA_CONTACT_POINTS');
+const logger = createCliLogger();
+const { kafka, registry } = connectClients(endpoints, 'edgestream-bench-tuned');
+const mutationConcurrency = int(values['mutation-concurrency']);
+const maxBatchStatements = int(values['max-batch-statements']);
+const cassandraStore = await createCassandraStore({
+  contactPoints: [...endpoints.cassandraContactPoints],
+  localDataCenter: endpoints.cassandraLocalDc,
+  keyspace: config.cassandra.keyspace,
+  replication: { class: 'SimpleStrategy', replicationFactor: config.cassandra.replicationFactor },
+  namespaces: edgestreamNamespaces(config).map((n) => (values['what-if-no-chunking'] ? { ...n, chunking: false } : n)),
+  ...(mutationConcurrency === undefined ? {} : { mutationConcurrency }),
+  ...(maxBatchStatements === undefined ? {} : { maxBatchStatements }),
+});
+const store: TwoLevelMapStore = values['what-if-no-tombstone-reads'] ? withoutTombstoneReads(cassandraStore) : cassandraStore;
+const tuning: Partial<RuntimeTuning> = {};
+const set = (k: keyof RuntimeTuning, v: number | undefined) => {
+  if (v !== undefined) (tuning as Record<string, number>)[k] = v;
+};
+set('maxRecordsPerChunk', int(values['max-records-per-chunk']));
+set('readConcurrency', int(values['read-concurrency']));
+set('maxBytesPerPartition', int(values['max-bytes-per-partition']));
+const pipeline = createEdgePipeline({ kafka, serde: createAvroSerde({ registry }), store, config, logger, stages, tuning });
+const removeSignals = stopOnSignals([pipeline], { logger });
+await pipeline.start();
+logger.info({ stages, groups: pipeline.groups, mutationConcurrency, maxBatchStatements, tuning }, 'running; SIGTERM or SIGINT stops gracefully');
+try {
+  await pipeline.done;
+} finally {
+  removeSignals();
+  await store.close();
+}
+
+/** Every node tombstone read answers "none" without asking Cassandra (a what-if: wrong once nodes are removed). */
+function withoutTombstoneReads(inner: TwoLevelMapStore): TwoLevelMapStore {
+  return new Proxy(inner, {
+    get(target, prop, receiver) {
+      if (prop !== 'namespace') return Reflect.get(target, prop, receiver) as unknown;
+      return (name: string) => {
+        const ns = target.namespace(name);
+        if (name !== NODE_TOMBSTONES_NAMESPACE) return ns;
+        return new Proxy(ns, { get: (t, p, r) => (p === 'get' ? async () => undefined : (Reflect.get(t, p, r) as unknown)) });
+      };
+    },
+  });
+}
