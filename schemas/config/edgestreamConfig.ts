@@ -74,8 +74,8 @@ const runtimeSchema = z.strictObject({
    * stay within the broker's group.{min,max}.session.timeout.ms (6 s and 30 min by default).
    */
   sessionTimeoutMs: z.int().min(6_000).max(1_800_000).default(30_000),
-  /** tunable. How often the degree recounter takes dirty marks. */
-  recountIntervalMs: z.int().min(10).default(2_000),
+  /** tunable. How often the degree recounter takes dirty marks: counts lag by up to this much; each round re-reads every dirty vertex's whole link partition (a celebrity's too), so shorter costs more. */
+  recountIntervalMs: z.int().min(10).default(10_000),
 }).refine((r) => r.cascadeSettleMs > r.writeRetryBudgetMs, {
   path: ['cascadeSettleMs'],
   message: 'must be greater than runtime.writeRetryBudgetMs',

@@ -1,4 +1,4 @@
-import type { NamespaceConfigInput } from '../store/storeConfig.ts';
+import { DEFAULT_MAX_INLINE_VALUE_BYTES, type NamespaceConfigInput } from '../store/storeConfig.ts';
 import {
   edgePropsNamespace,
   forwardLinkNamespace,
@@ -10,17 +10,23 @@ import { DEGREE_DIRTY_NAMESPACE, DEGREES_NAMESPACE, NODE_TOMBSTONES_NAMESPACE } 
 
 /**
  * Every namespace the write path needs for these edge types, in the shape of
- * `sinks/store` `namespacesSchema`. Only property bags may hold large values
- * (a bytes property); every other value is small and bounded by the event
- * limits, so chunking (one extra write per put) is off for them.
+ * `sinks/store` `namespacesSchema`. Every value is bounded by the event limits,
+ * and chunking costs one extra write per put (the collection of older chunks),
+ * so it is off everywhere except property bags whose configured bag limit
+ * (`limits.maxPropertyBagBytes`, which bounds any one property) exceeds the
+ * inline size — only then can a single property value be too large to inline.
  */
-export function edgestreamNamespaces(config: { readonly edgeTypes: readonly { readonly name: string }[] }): NamespaceConfigInput[] {
+export function edgestreamNamespaces(config: {
+  readonly edgeTypes: readonly { readonly name: string }[];
+  readonly limits?: { readonly maxPropertyBagBytes: number };
+}): NamespaceConfigInput[] {
+  const chunkProps = (config.limits?.maxPropertyBagBytes ?? Infinity) > DEFAULT_MAX_INLINE_VALUE_BYTES;
   const perType = config.edgeTypes.flatMap(({ name }): NamespaceConfigInput[] => [
     { name: forwardLinkNamespace(name), chunking: false },
     { name: reverseLinkNamespace(name), chunking: false },
     { name: forwardRecentNamespace(name), chunking: false },
     { name: reverseRecentNamespace(name), chunking: false },
-    { name: edgePropsNamespace(name), chunking: true },
+    { name: edgePropsNamespace(name), chunking: chunkProps },
   ]);
   return [
     ...perType,

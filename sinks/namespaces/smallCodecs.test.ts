@@ -34,6 +34,14 @@ describe('edge type namespaces', () => {
     expect(namespacesSchema.safeParse(list).success).toBe(true);
   });
 
+  it('chunks property bags only when the configured bag limit exceeds the inline size', () => {
+    const chunked = (maxPropertyBagBytes: number) =>
+      edgestreamNamespaces({ edgeTypes: [{ name: 'follows' }], limits: { maxPropertyBagBytes } }).filter((n) => n.chunking).map((n) => n.name);
+    expect(chunked(64 * 1024)).toEqual([]);
+    expect(chunked(256 * 1024)).toEqual([]);
+    expect(chunked(256 * 1024 + 1)).toEqual(['follows_props']);
+  });
+
   it('stays valid for the longest edge type the config allows', () => {
     expect(namespacesSchema.safeParse(edgestreamNamespaces({ edgeTypes: [{ name: 'a'.repeat(30) }] })).success).toBe(true);
   });

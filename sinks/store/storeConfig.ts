@@ -25,9 +25,12 @@ export const namespaceNameSchema = z
   .regex(NAMESPACE_NAME_PATTERN, 'must match ^[a-z][a-z0-9_]{0,47}$ (a lower-case CQL identifier)')
   .refine((s) => !s.includes('__'), 'must not contain "__" (reserved for internal tables)');
 
+/** Default size up to which a value is stored inline (larger ones are chunked). */
+export const DEFAULT_MAX_INLINE_VALUE_BYTES = 256 * KIB;
+
 export const valueLimitsSchema = z.object({
   /** Values up to this size are stored inline in the namespace's table; larger ones are chunked. */
-  maxInlineValueBytes: z.int().min(1).max(16 * MIB).default(256 * KIB),
+  maxInlineValueBytes: z.int().min(1).max(16 * MIB).default(DEFAULT_MAX_INLINE_VALUE_BYTES),
   /** Size of each chunk of a chunked value. */
   chunkBytes: z.int().min(1).max(16 * MIB).default(256 * KIB),
   /** The largest value accepted at all; larger puts throw `too_large`. */
