@@ -66,6 +66,12 @@ const runtimeSchema = z.strictObject({
    * `writeRetryBudgetMs` (a slower ADD is in the repair topic, whose re-run reads the tombstone).
    */
   cascadeSettleMs: z.int().min(0).default(30_000),
+  /**
+   * tunable. How long the fan-out may serve a node-tombstone read (present or absent) from
+   * its cache (0 turns the cache off). Safe because the cascade waits `cascadeSettleMs`:
+   * must satisfy `tombstoneCacheTtlMs + writeRetryBudgetMs < cascadeSettleMs`.
+   */
+  tombstoneCacheTtlMs: z.int().min(0).default(5_000),
   /** tunable. A cascade whose tombstone never becomes visible is dead-lettered after this long. */
   cascadeGiveUpAfterMs: z.int().min(1).default(10 * 60_000),
   /**
@@ -76,9 +82,9 @@ const runtimeSchema = z.strictObject({
   sessionTimeoutMs: z.int().min(6_000).max(1_800_000).default(30_000),
   /** tunable. How often the degree recounter takes dirty marks: counts lag by up to this much; each round re-reads every dirty vertex's whole link partition (a celebrity's too), so shorter costs more. */
   recountIntervalMs: z.int().min(10).default(10_000),
-}).refine((r) => r.cascadeSettleMs > r.writeRetryBudgetMs, {
+}).refine((r) => r.cascadeSettleMs > r.writeRetryBudgetMs + r.tombstoneCacheTtlMs, {
   path: ['cascadeSettleMs'],
-  message: 'must be greater than runtime.writeRetryBudgetMs',
+  message: 'must be greater than runtime.writeRetryBudgetMs + runtime.tombstoneCacheTtlMs (an ADD that read "no tombstone" must have landed before the cascade pages)',
 });
 
 export const edgestreamConfigSchema = z.strictObject({

@@ -4,6 +4,8 @@ import { createFanOutProcessor, createNodeRemovalCascade, degreeRecountLogic } f
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { validateEdgeMutation } from '../../schemas/validation/index.ts';
+import { createExpiringReadCache } from '../../sinks/caches/createExpiringReadCache.ts';
+import { NODE_TOMBSTONES_NAMESPACE } from '../../sinks/namespaces/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
 import {
   createCascadeRunner,
@@ -57,6 +59,11 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
   const validate = (event: EdgeMutation, wallClockMicros: bigint) => validateEdgeMutation(event, config, wallClockMicros);
   const fanOut = createFanOutProcessor(config);
   const linkCache = config.runtime.linkCacheEntries > 0 ? createLinkCache({ entries: config.runtime.linkCacheEntries }) : false;
+  // Fan-out and repair may read node tombstones from a short-lived cache (see the config's
+  // safety rule); the cascade's gate and the recounter always read the store.
+  const fanOutStore = config.runtime.tombstoneCacheTtlMs > 0
+    ? createExpiringReadCache(opts.store, { namespaces: [NODE_TOMBSTONES_NAMESPACE], ttlMs: config.runtime.tombstoneCacheTtlMs, maxEntries: 200_000 })
+    : opts.store;
   const common = {
     kafka: opts.kafka,
     serde: opts.serde,
@@ -74,8 +81,8 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
     runners.push(runner);
     groups[stage] = runner.groupId;
   };
-  if (stages.has('fanout')) add('fanout', createProcessorRuntime({ ...common, processor: fanOut, linkCache }));
-  if (stages.has('repair')) add('repair', createRepairRunner({ ...common, processor: fanOut, linkCache }));
+  if (stages.has('fanout')) add('fanout', createProcessorRuntime({ ...common, store: fanOutStore, processor: fanOut, linkCache }));
+  if (stages.has('repair')) add('repair', createRepairRunner({ ...common, store: fanOutStore, processor: fanOut, linkCache }));
   if (stages.has('cascade')) {
     const logic = createNodeRemovalCascade({
       edgeTypes: config.edgeTypes,

@@ -62,6 +62,7 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
       sessionTimeoutMs: 8_000, // a SIGKILLed processor's partitions move on quickly
       writeRetryBudgetMs: 1_000,
       cascadeSettleMs: 1_500,
+      tombstoneCacheTtlMs: 300, // exercises the cache within its safety rule (1000 + 300 < 1500)
       recountIntervalMs: 250,
       repairInitialBackoffMs: 200,
       repairMaxBackoffMs: 2_000,

@@ -1,0 +1,84 @@
+import type { Cell, Mutation, NamespaceStore, TwoLevelMapStore } from '../store/TwoLevelMapStore.ts';
+
+export interface ExpiringReadCacheOptions {
+  /** Namespaces whose point reads are cached; every other call passes straight through. */
+  readonly namespaces: readonly string[];
+  /** How long a read result (present or absent) may be served without asking the store. */
+  readonly ttlMs: number;
+  /** Most cached cells; the oldest entry is evicted first. */
+  readonly maxEntries: number;
+  readonly nowMs?: () => number;
+}
+
+interface Entry {
+  readonly cell: Cell | undefined;
+  readonly expiresAt: number;
+}
+
+/**
+ * A read-aside cache of `get` results (present or absent) for a few namespaces, each
+ * result served for at most `ttlMs`. Writes that go through this store's `mutateMany`
+ * drop the entries of the partitions they touch, so this process never serves a value
+ * older than its own last write; writes by other processes are seen within `ttlMs`.
+ *
+ * Only for reads whose consumer tolerates that staleness by design: the fan-out's
+ * node-tombstone reads do, because the REMOVE_NODE cascade pages a node's links only
+ * `cascadeSettleMs` after its tombstone was written, and the config requires
+ * `ttlMs + writeRetryBudgetMs < cascadeSettleMs`, so any link an ADD wrote after
+ * reading a stale "no tombstone" has landed before the cascade looks.
+ */
+export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringReadCacheOptions): TwoLevelMapStore {
+  const cached = new Set(opts.namespaces);
+  const now = opts.nowMs ?? Date.now;
+  const entries = new Map<string, Entry>();
+  const cellKey = (ns: string, id: string, key: Uint8Array) => `${ns}\u0000${id}\u0000${Buffer.from(key).toString('hex')}`;
+  const partitionPrefix = (ns: string, id: string) => `${ns}\u0000${id}\u0000`;
+
+  const wrap = (ns: NamespaceStore): NamespaceStore =>
+    Object.freeze({
+      namespace: ns.namespace,
+      features: ns.features,
+      put: ns.put.bind(ns),
+      delete: ns.delete.bind(ns),
+      slice: ns.slice.bind(ns),
+      scanPrefix: ns.scanPrefix.bind(ns),
+      deleteNewest: ns.deleteNewest.bind(ns),
+      keepNewest: ns.keepNewest.bind(ns),
+      async get(id: string, key: Uint8Array) {
+        const k = cellKey(ns.namespace, id, key);
+        const hit = entries.get(k);
+        if (hit && hit.expiresAt > now()) return hit.cell;
+        const cell = await ns.get(id, key);
+        entries.delete(k); // re-insert at the back: eviction order is insertion order
+        entries.set(k, { cell, expiresAt: now() + opts.ttlMs });
+        if (entries.size > opts.maxEntries) entries.delete(entries.keys().next().value as string);
+        return cell;
+      },
+    });
+
+  const invalidate = (mutations: readonly Mutation[]) => {
+    const touched = mutations.filter((m) => cached.has(m.namespace)).map((m) => partitionPrefix(m.namespace, m.id));
+    if (touched.length === 0) return;
+    for (const k of entries.keys()) if (touched.some((p) => k.startsWith(p))) entries.delete(k);
+  };
+
+  return {
+    get features() {
+      return inner.features;
+    },
+    get namespaces() {
+      return inner.namespaces;
+    },
+    init: () => inner.init(),
+    close: () => inner.close(),
+    namespace: (name) => (cached.has(name) ? wrap(inner.namespace(name)) : inner.namespace(name)),
+    async mutateMany(mutations) {
+      invalidate(mutations);
+      try {
+        await inner.mutateMany(mutations);
+      } finally {
+        invalidate(mutations); // a read that raced the write must not keep the old value
+      }
+    },
+  };
+}
