@@ -12,5 +12,7 @@ export function openStore(endpoints: StackEndpoints, config: EdgestreamConfig): 
     keyspace: config.cassandra.keyspace,
     replication: { class: 'SimpleStrategy', replicationFactor: config.cassandra.replicationFactor },
     namespaces: edgestreamNamespaces(config),
+    // Partition groups of one chunk's mutateMany written at once (the store's own default is 16).
+    mutationConcurrency: config.runtime.writeConcurrency,
   });
 }
