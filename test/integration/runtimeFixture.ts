@@ -51,7 +51,7 @@ export async function createRuntimeFixture(name: string, runtime: EdgestreamConf
   const prefix = `${uniqueName(`it-${name}`)}.`;
   const config = defaultEdgestreamConfig({
     topics: { prefix, partitions: 3, replicationFactor: 1 },
-    runtime: { writeRetryBudgetMs: 1_000, partitionsConsumedConcurrently: 3, ...runtime },
+    runtime: { writeRetryBudgetMs: 1_000, partitionsConsumedConcurrently: 3, tombstoneCacheTtlMs: 0, ...runtime },
   });
   const admin = kafka.admin();
   await admin.connect();
