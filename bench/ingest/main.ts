@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // bench:ingest — end-to-end ingest throughput, latency and memory of the edgestream write path,
 // against the raw Cassandra ceiling measured in the same run. See bench/ingest/README.md.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -38,6 +39,8 @@ const say = (line: string) => status.log(line);
 interface RepeatResult {
   readonly repeat: number;
   readonly runId: string;
+  /** The code the child ran (a repeat spawns its own child). */
+  readonly code: ReturnType<typeof codeVersion>;
   readonly groupStableMs: number;
   readonly throughput: ThroughputResult;
   readonly throughputCpu: CpuReport;
@@ -133,6 +136,7 @@ async function main(): Promise<void> {
     durationSeconds: Math.round((Date.now() - started.getTime()) / 1000),
     machine: { cores: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: round(os.totalmem() / 2 ** 30, 1), loadAverageAtEnd: os.loadavg().map((x) => round(x, 2)) },
     versions,
+    code: codeVersion(),
     method: METHOD,
     args,
     pipelineConfig: results[0] ? configOf(results[0]) : undefined,
@@ -185,6 +189,8 @@ async function runRepeat(
   deps.setCurrent({ runId, run });
   say(`created topics ${run.config.topics.prefix}*, keyspace ${run.config.cassandra.keyspace}, config ${run.configFile}`);
 
+  const code = codeVersion();
+  say(`code: ${code.commit.slice(0, 12)}${code.dirtyOutsideBench.length ? ` + uncommitted changes in ${code.dirtyOutsideBench.join(', ')}` : ''}`);
   const profileDir = path.join(run.dir, 'profile');
   const child = spawnProcessorChild({
     repoRoot: REPO_ROOT,
@@ -259,7 +265,7 @@ async function runRepeat(
       const measured = median([...deps.results.map((x) => x.throughput.edgesPerSecond), throughput.edgesPerSecond]);
       let fraction = args.latencyFraction;
       for (let attempt = 1; attempt <= args.latencyAttempts; attempt++) {
-        if (attempt > 1 && args.stages.includes('recount')) await waitForRecountToSettle(child, performance.now(), run.config.runtime.recountIntervalMs, r);
+        if (attempt > 1 && args.stages.includes('recount')) await waitForRecountToSettle(child, performance.now(), run.config.runtime.recountIntervalMs, r, `latency attempt ${attempt - 1}`);
         const rate = Math.max(1, Math.round(measured * fraction));
         phase = 'latency';
         const lops0 = await tableOps(deps.cql, run.config.cassandra.keyspace);
@@ -358,6 +364,7 @@ async function runRepeat(
     result = {
       repeat: r,
       runId,
+      code,
       groupStableMs,
       throughput,
       throughputCpu,
@@ -406,7 +413,7 @@ interface RecountLag {
   readonly marksDuringThroughput: number;
 }
 
-async function waitForRecountToSettle(child: ProcessorChild, sinceMs: number, intervalMs: number, r: number): Promise<RecountLag> {
+async function waitForRecountToSettle(child: ProcessorChild, sinceMs: number, intervalMs: number, r: number, sinceWhat = 'the throughput phase'): Promise<RecountLag> {
   const timeoutMs = 600_000;
   const t0 = performance.now();
   for (;;) {
@@ -424,7 +431,7 @@ async function waitForRecountToSettle(child: ProcessorChild, sinceMs: number, in
         roundsDuringThroughput: during.length,
         marksDuringThroughput: during.reduce((n, x) => n + x.marks, 0),
       };
-      status.done(`[r${r}] recounter ${lag.settled ? 'caught up' : 'still behind (gave up waiting)'} ${lag.seconds} s after the throughput phase (${lag.roundsAfterThroughput} more rounds, ${fmt(lag.marksAfterThroughput)} marks; during the phase ${lag.roundsDuringThroughput} rounds, ${fmt(lag.marksDuringThroughput)} marks)`);
+      status.done(`[r${r}] recounter ${lag.settled ? 'caught up' : 'still behind (gave up waiting)'} ${lag.seconds} s after ${sinceWhat} (${lag.roundsAfterThroughput} more rounds, ${fmt(lag.marksAfterThroughput)} marks; before that ${lag.roundsDuringThroughput} rounds, ${fmt(lag.marksDuringThroughput)} marks in all)`);
       return lag;
     }
     status.update(`[r${r}] waiting for the degree recounter to take the burst's marks: ${after.length} rounds, ${fmt(after.reduce((n, x) => n + x.marks, 0))} marks, ${(waited / 1000).toFixed(0)} s`);
@@ -463,6 +470,20 @@ async function dropKeyspacesOf(cql: cassandra.Client, runId: string): Promise<vo
   const rs = await cql.execute('SELECT keyspace_name FROM system_schema.keyspaces');
   for (const ks of rs.rows.map((x) => String(x['keyspace_name'])).filter((k) => k.startsWith(`bench_${runId}`))) {
     await cql.execute(`DROP KEYSPACE IF EXISTS "${ks}"`, [], { readTimeout: 60_000 });
+  }
+}
+
+/** The commit the processors run from, and whether files outside bench/ differ from it (others may be editing). */
+function codeVersion(): { commit: string; dirtyOutsideBench: string[] } {
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench'], { cwd: REPO_ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.slice(3));
+    return { commit, dirtyOutsideBench: dirty };
+  } catch {
+    return { commit: 'unknown', dirtyOutsideBench: [] };
   }
 }
 
@@ -531,6 +552,7 @@ function summarize(args: BenchArgs, results: readonly RepeatResult[]) {
       ceilingRowsPerSecond: m((r) => r.ceiling?.best.rowsPerSecond),
       ceilingBestConcurrency: m((r) => r.ceiling?.best.concurrency),
       ratio: m((r) => r.ratio, 3),
+      cpuEfficiencyRatio: m((r) => cpuEfficiencyRatio(r), 3),
       drainOnlyRatio: m((r) => (r.ceiling ? round((r.throughput.drainAfterProduce.perSecond * (r.throughput.rows / r.throughput.events)) / r.ceiling.best.rowsPerSecond, 3) : undefined), 3),
       pipelineCpuMicrosPerRow: {
         processor: m((r) => cpuMicrosPerRow(r.throughputCpu, r.throughput.rowsPerSecond)['processor']),
@@ -564,6 +586,10 @@ function summarize(args: BenchArgs, results: readonly RepeatResult[]) {
       ceilingRowsPerSecond: r.ceiling?.best.rowsPerSecond,
       ceilingConcurrency: r.ceiling?.best.concurrency,
       ratio: r.ratio,
+      cpuEfficiencyRatio: cpuEfficiencyRatio(r),
+      code: r.code.commit.slice(0, 12),
+      latencyOfferedPerSecond: r.latency?.offeredPerSecond,
+      latencySaturated: r.latency?.saturated,
       latencyP50Ms: r.latency?.allRowsMs.p50,
       latencyP99Ms: r.latency?.allRowsMs.p99,
       peakRssMiB: r.processor.peakRssMiB,
@@ -583,7 +609,7 @@ function printSummary(args: BenchArgs, s: ReturnType<typeof summarize>, results:
     `  degree recount lag      ${md.recountLagSeconds ?? '-'} s after the throughput phase until the recounter had taken the burst's marks (latency is measured after that)`,
     `  processor peak RSS      ${md.processorPeakRssMiB} MiB (VmHWM)   RSS at peak backlog: ${results.map((r) => `${r.processor.rssAtPeakBacklogMiB} MiB @ ${fmt(r.throughput.peakBacklog)}`).join(', ')}`,
     `  raw ceiling             ${fmt(md.ceilingRowsPerSecond ?? NaN)} rows/s (cassandra-driver, concurrency ${md.ceilingBestConcurrency})`,
-    `  pipeline / ceiling      ${md.ratio ?? '-'}   (target ≥ ${s.targetRatio}; drain-only rows/s ÷ ceiling: ${md.drainOnlyRatio ?? '-'})`,
+    `  pipeline / ceiling      ${md.ratio ?? '-'}   (target ≥ ${s.targetRatio}; drain-only rows/s ÷ ceiling: ${md.drainOnlyRatio ?? '-'}; CPU per row, ceiling ÷ pipeline: ${md.cpuEfficiencyRatio ?? '-'})`,
     `  cores during throughput processor ${md.processorCores}, cassandra ${md.cassandraCores}, kafka ${md.kafkaCores}, bench (producer) ${md.benchCores}; machine busy ${md.machineBusyCores}/${s.cores}`,
     `  CPU µs per row          pipeline: processor ${md.pipelineCpuMicrosPerRow.processor}, cassandra ${md.pipelineCpuMicrosPerRow.cassandra}, kafka ${md.pipelineCpuMicrosPerRow.kafka}, producer ${md.pipelineCpuMicrosPerRow.producer}; ceiling: client ${md.ceilingCpuMicrosPerRow.client}, cassandra ${md.ceilingCpuMicrosPerRow.cassandra} (cores during ceiling: cassandra ${md.ceilingCassandraCores}, client ${md.ceilingClientCores})`,
     `  idle baseline           cassandra ${md.idleCores.cassandra} cores, idle processor ${md.idleCores.processor}, machine busy ${md.idleCores.machineBusy}/${s.cores} with no bench traffic (other users of the machine and stack)`,
@@ -601,6 +627,19 @@ function printProfile(p: ProfileSummary): void {
     `  inclusive: ${p.inclusive.map((f) => `${f.fn} ${f.pct}%`).join('; ')}`,
   ];
   say(lines.join('\n'));
+}
+
+/**
+ * Ceiling CPU per row (client + Cassandra) ÷ pipeline CPU per row (processor + Cassandra + Kafka + producer):
+ * what the rows/s ratio would be if both paths had the machine to themselves and were CPU-bound. Per-process
+ * CPU time is not taken by other users of the machine, so this is steadier than the rows/s ratio on a shared box.
+ */
+function cpuEfficiencyRatio(r: RepeatResult): number | undefined {
+  if (!r.ceiling) return undefined;
+  const sum = (x: Record<string, number>) => Object.values(x).reduce((a, b) => a + b, 0);
+  const pipeline = sum(cpuMicrosPerRow(r.throughputCpu, r.throughput.rowsPerSecond));
+  const ceiling = sum(cpuMicrosPerRow(r.ceiling.best.cpu, r.ceiling.best.rowsPerSecond));
+  return pipeline > 0 ? ceiling / pipeline : undefined;
 }
 
 /** CPU microseconds per row for each process: cores used ÷ rows per second. */
