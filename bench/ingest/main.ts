@@ -253,7 +253,7 @@ async function runRepeat(
 
     // The degree recounter lags a burst: let it take the burst's marks before measuring steady-state latency.
     phase = 'recount-settle';
-    const recountLag = args.stages.includes('recount') ? await waitForRecountToSettle(child, throughputEndedAt, run.config.runtime.recountIntervalMs, r) : undefined;
+    const recountLag = args.stages.includes('recount') && !args.skipLatency ? await waitForRecountToSettle(child, throughputEndedAt, run.config.runtime.recountIntervalMs, r) : undefined;
 
     // Phase 2: latency at a fixed offered rate below saturation. The burst above defers recount work, so a share of
     // its rate can still saturate the pipeline in steady state: a saturated attempt is repeated at 70% of its rate.
