@@ -21,7 +21,7 @@ import { describeError, PipelineError } from './PipelineError.ts';
 import type { ChunkSource, OutRecord, Publisher, RecordOutcome, ValidateEvent } from './pipelineTypes.ts';
 import { EventFault, retryOperation } from './retryOperation.ts';
 import { createRuntimeMetrics, type RuntimeMetrics } from './runtimeMetrics.ts';
-import { resolveTuning, type RuntimeTuning } from './runtimeTuning.ts';
+import { consumerLoopSettings, resolveTuning, type RuntimeTuning } from './runtimeTuning.ts';
 
 export interface CascadeRunnerOptions<E> {
   readonly kafka: Kafka;
@@ -96,12 +96,7 @@ export function createCascadeRunner<E>(opts: CascadeRunnerOptions<E>): Runner {
     logger,
     metrics,
     pauser,
-    partitionsConsumedConcurrently: opts.config.runtime.partitionsConsumedConcurrently,
-    maxBytesPerPartition: tuning.maxBytesPerPartition,
-    sessionTimeoutMs: tuning.sessionTimeoutMs,
-    maxWaitTimeMs: tuning.maxWaitTimeMs,
-    fromBeginning: tuning.fromBeginning,
-    progressIntervalMs: tuning.progressIntervalMs,
+    ...consumerLoopSettings(opts.config, tuning),
   });
 }
 

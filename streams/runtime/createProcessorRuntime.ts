@@ -21,7 +21,7 @@ import { createPartitionPauser } from './partitionPauser.ts';
 import type { PipelineDeps, ValidateEvent } from './pipelineTypes.ts';
 import { runPipeline } from './runPipeline.ts';
 import { createRuntimeMetrics } from './runtimeMetrics.ts';
-import { resolveTuning, type RuntimeTuning } from './runtimeTuning.ts';
+import { consumerLoopSettings, resolveTuning, type RuntimeTuning } from './runtimeTuning.ts';
 
 export interface ProcessorRuntimeOptions<E> {
   readonly kafka: Kafka;
@@ -150,11 +150,6 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
     logger,
     metrics,
     pauser,
-    partitionsConsumedConcurrently: opts.config.runtime.partitionsConsumedConcurrently,
-    maxBytesPerPartition: tuning.maxBytesPerPartition,
-    sessionTimeoutMs: tuning.sessionTimeoutMs,
-    maxWaitTimeMs: tuning.maxWaitTimeMs,
-    fromBeginning: tuning.fromBeginning,
-    progressIntervalMs: tuning.progressIntervalMs,
+    ...consumerLoopSettings(opts.config, tuning),
   });
 }

@@ -48,3 +48,15 @@ export function resolveTuning(config: EdgestreamConfig, overrides: Partial<Runti
   }
   return Object.freeze(tuning);
 }
+
+/** The consumer-loop settings every runner derives the same way from the config and its tuning. */
+export function consumerLoopSettings(config: EdgestreamConfig, tuning: RuntimeTuning) {
+  return {
+    partitionsConsumedConcurrently: config.runtime.partitionsConsumedConcurrently,
+    maxBytesPerPartition: tuning.maxBytesPerPartition,
+    sessionTimeoutMs: tuning.sessionTimeoutMs,
+    maxWaitTimeMs: tuning.maxWaitTimeMs,
+    fromBeginning: tuning.fromBeginning,
+    progressIntervalMs: tuning.progressIntervalMs,
+  } as const;
+}
