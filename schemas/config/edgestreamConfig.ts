@@ -48,9 +48,9 @@ const cassandraSchema = z.strictObject({
 
 const runtimeSchema = z.strictObject({
   /** tunable. Partitions processed concurrently per processor instance. */
-  partitionsConsumedConcurrently: z.int().min(1).max(64).default(3),
+  partitionsConsumedConcurrently: z.int().min(1).max(64).default(6),
   /** tunable. Partition groups of one chunk written to Cassandra concurrently (the store's mutationConcurrency). */
-  writeConcurrency: z.int().min(1).max(1024).default(64),
+  writeConcurrency: z.int().min(1).max(1024).default(128),
   /** tunable. Total time the runtime retries a failing batch write before handing it to the repair topic. */
   writeRetryBudgetMs: z.int().min(0).default(10_000),
   /** tunable. Repair attempts before an event is parked in the DLQ. */
