@@ -56,9 +56,13 @@ export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringR
       },
     });
 
-  const invalidate = (mutations: readonly Mutation[]) => {
-    const touched = mutations.filter((m) => cached.has(m.namespace)).map((m) => partitionPrefix(m.namespace, m.id));
-    if (touched.length === 0) return;
+  /** Cache-key prefixes of the cached partitions `mutations` write; usually none (tombstones are rare). */
+  const touchedPartitions = (mutations: readonly Mutation[]): string[] => {
+    const touched: string[] = [];
+    for (const m of mutations) if (cached.has(m.namespace)) touched.push(partitionPrefix(m.namespace, m.id));
+    return touched;
+  };
+  const invalidate = (touched: readonly string[]) => {
     for (const k of entries.keys()) if (touched.some((p) => k.startsWith(p))) entries.delete(k);
   };
 
@@ -73,11 +77,13 @@ export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringR
     close: () => inner.close(),
     namespace: (name) => (cached.has(name) ? wrap(inner.namespace(name)) : inner.namespace(name)),
     async mutateMany(mutations) {
-      invalidate(mutations);
+      const touched = touchedPartitions(mutations);
+      if (touched.length === 0) return inner.mutateMany(mutations);
+      invalidate(touched);
       try {
         await inner.mutateMany(mutations);
       } finally {
-        invalidate(mutations); // a read that raced the write must not keep the old value
+        invalidate(touched); // a read that raced the write must not keep the old value
       }
     },
   };
