@@ -24,19 +24,7 @@ export function inputFailureRouter({ repairTopic, dlqTopic }: FailureTopics): Fa
       case 'dead-letter':
         return toDlq(dlqTopic, message, source, outcome, nowMs);
       case 'repair':
-        return {
-          topic: repairTopic,
-          key: message.key,
-          value: message.value,
-          timestamp: String(nowMs),
-          headers: repairHeaders(message.headers, {
-            attempt: 1,
-            firstFailureAtMs: nowMs,
-            failedNamespaces: outcome.failedNamespaces,
-            error: outcome.error,
-            source,
-          }),
-        };
+        return toRepair(repairTopic, message, source, outcome, { attempt: 1, firstFailureAtMs: nowMs }, nowMs);
     }
   };
 }
@@ -59,19 +47,25 @@ export function repairFailureRouter({ repairTopic, dlqTopic, maxAttempts }: Fail
         error: `gave up after ${attempt} repair attempts: ${outcome.error}`,
       }, nowMs);
     }
-    return {
-      topic: repairTopic,
-      key: message.key,
-      value: message.value,
-      timestamp: String(nowMs),
-      headers: repairHeaders(message.headers, {
-        attempt: attempt + 1,
-        firstFailureAtMs: state.firstFailureAtMs ?? nowMs,
-        failedNamespaces: outcome.failedNamespaces,
-        error: outcome.error,
-        source,
-      }),
-    };
+    return toRepair(repairTopic, message, source, outcome, { attempt: attempt + 1, firstFailureAtMs: state.firstFailureAtMs ?? nowMs }, nowMs);
+  };
+}
+
+/** The record that hands an event to the repair topic: original key, bytes and headers, plus the repair state. */
+function toRepair(
+  repairTopic: string,
+  message: KafkaMessage,
+  source: RecordSource,
+  outcome: Extract<RecordOutcome, { kind: 'repair' }>,
+  state: { readonly attempt: number; readonly firstFailureAtMs: number },
+  nowMs: number,
+): OutRecord {
+  return {
+    topic: repairTopic,
+    key: message.key,
+    value: message.value,
+    timestamp: String(nowMs),
+    headers: repairHeaders(message.headers, { ...state, failedNamespaces: outcome.failedNamespaces, error: outcome.error, source }),
   };
 }
 
