@@ -7,11 +7,12 @@ import tseslint from 'typescript-eslint';
  * may use the storage port and the namespace codecs, never a backend.
  */
 const forbidden = {
-  schemas: ['streams', 'processors', 'sinks', 'stack', 'cli'],
-  sinks: ['streams', 'processors', 'stack', 'cli'],
-  processors: ['streams', 'sinks/cassandra', 'sinks/memory', 'stack', 'cli'],
-  streams: ['stack', 'cli'],
-  stack: ['streams', 'processors', 'sinks', 'schemas', 'cli'],
+  schemas: ['streams', 'processors', 'sinks', 'stack', 'cli', 'reads'],
+  sinks: ['streams', 'processors', 'stack', 'cli', 'reads'],
+  processors: ['streams', 'sinks/cassandra', 'sinks/memory', 'stack', 'cli', 'reads'],
+  streams: ['stack', 'cli', 'reads'],
+  stack: ['streams', 'processors', 'sinks', 'schemas', 'cli', 'reads'],
+  reads: ['streams', 'sinks/cassandra', 'sinks/memory', 'stack', 'cli'],
 };
 
 export default tseslint.config(

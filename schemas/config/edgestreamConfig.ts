@@ -87,6 +87,28 @@ const runtimeSchema = z.strictObject({
   message: 'must be greater than runtime.writeRetryBudgetMs + runtime.tombstoneCacheTtlMs (an ADD that read "no tombstone" must have landed before the cascade pages)',
 });
 
+/** Read-side wide-partition detection and the plan → split → verify chain (docs/architecture.md §6). */
+const wideSchema = z.strictObject({
+  /** tunable. Length of the sliding window the read-side counters sum over. */
+  windowMs: z.int().min(1_000).default(60_000),
+  /** tunable. Bytes read from one partition within the window that make it wide. */
+  thresholdBytes: z.int().min(1).default(8 << 20),
+  /** tunable. Rows read from one partition within the window that make it wide (whichever threshold is crossed first). */
+  thresholdRows: z.int().min(1).default(100_000),
+  /** tunable. At most one wide-partition event per partition per cool-down (per reader process). */
+  coolDownMs: z.int().min(0).default(10 * 60_000),
+  /** tunable. Bucket count = ceil(partition bytes / this), at least 2. */
+  targetBucketBytes: z.int().min(1_024).default(1 << 20),
+  /** fixed per split. Most buckets of one split: bounds the read amplification of a merged page. */
+  maxBuckets: z.int().min(2).max(256).default(16),
+  /** tunable. How often readers and writers reload the split directory (Bloom filter + statuses) from wide_rows. */
+  directoryRefreshMs: z.int().min(50).default(5_000),
+  /** tunable. Target false-positive rate of the split Bloom filter. */
+  bloomFalsePositiveRate: z.number().gt(0).lt(0.5).default(0.01),
+  /** tunable. How long the verifier re-reads a cell that differs between the original and the split before calling it a mismatch (a write in flight to both). */
+  verifySettleMs: z.int().min(0).default(5_000),
+});
+
 export const edgestreamConfigSchema = z.strictObject({
   edgeTypes: z.array(edgeTypeSchema).min(1, 'declare at least one edge type').superRefine((types, ctx) => {
     const seen = new Set<string>();
@@ -99,7 +121,19 @@ export const edgestreamConfigSchema = z.strictObject({
   topics: topicsSchema.default(topicsSchema.parse({})),
   cassandra: cassandraSchema.default(cassandraSchema.parse({})),
   runtime: runtimeSchema.default(runtimeSchema.parse({})),
+  wide: wideSchema.default(wideSchema.parse({})),
 });
+
+/**
+ * How long after a split plan is recorded every writer is known to mirror the
+ * partition's writes into the split layout: a writer reloads the directory
+ * every `wide.directoryRefreshMs`, and a write it started before that may be
+ * retried for `runtime.writeRetryBudgetMs` (a later attempt goes through the
+ * repair runner, which reloads too). The splitter copies only after it.
+ */
+export function splitMirrorBarrierMs(config: EdgestreamConfig): number {
+  return config.wide.directoryRefreshMs + config.runtime.writeRetryBudgetMs + 1_000;
+}
 
 export type EdgestreamConfigInput = z.input<typeof edgestreamConfigSchema>;
 export type EdgestreamConfig = z.output<typeof edgestreamConfigSchema>;
