@@ -4,6 +4,7 @@ import {
   WidePartitionDetectedAvscVersion,
   type WidePartitionDetected,
 } from './generated/WidePartitionDetected.ts';
+import { SplitTaskAvsc, SplitTaskAvscVersion, type SplitTask } from './generated/SplitTask.ts';
 import { knownSchema } from './knownSchema.ts';
 
 /**
@@ -20,6 +21,11 @@ export const knownSchemas = {
   WidePartitionDetected: knownSchema<WidePartitionDetected>({
     avsc: WidePartitionDetectedAvsc,
     version: WidePartitionDetectedAvscVersion,
+    subjectSuffix: 'value',
+  }),
+  SplitTask: knownSchema<SplitTask>({
+    avsc: SplitTaskAvsc,
+    version: SplitTaskAvscVersion,
     subjectSuffix: 'value',
   }),
 } as const;

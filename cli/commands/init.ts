@@ -1,10 +1,9 @@
 import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import type { Kafka } from 'kafkajs';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
-import { knownSchemas } from '../../schemas/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
 import { registerSchemas } from '../../streams/serde/index.ts';
-import { ensureTopics, topicName } from '../../streams/topics/index.ts';
+import { ensureTopics, topicSchemas } from '../../streams/topics/index.ts';
 
 /**
  * `edgestream init`: creates the topics, registers the schemas (BACKWARD) and creates the
@@ -19,8 +18,7 @@ export async function initCommand(deps: { kafka: Kafka; registry: SchemaRegistry
   } finally {
     await admin.disconnect();
   }
-  const input = topicName(deps.config.topics.prefix, 'edge-mutations');
-  const subjects = await registerSchemas(deps.registry, { [input]: knownSchemas.EdgeMutation });
+  const subjects = await registerSchemas(deps.registry, topicSchemas(deps.config));
   for (const s of subjects) console.log(`schema: ${s.subject} -> id ${s.schemaId} (BACKWARD)`);
   await deps.store.init();
   console.log(`cassandra: keyspace ${deps.config.cassandra.keyspace}, namespaces ${deps.store.namespaces.join(', ')}`);

@@ -126,13 +126,14 @@ export const edgestreamConfigSchema = z.strictObject({
 
 /**
  * How long after a split plan is recorded every writer is known to mirror the
- * partition's writes into the split layout: a writer reloads the directory
- * every `wide.directoryRefreshMs`, and a write it started before that may be
+ * partition's writes into the split layout: a writer reloads the directory's
+ * Bloom filter every `wide.directoryRefreshMs` and caches a record for as long,
+ * so it sees a new plan within two refreshes; a write it started before that may be
  * retried for `runtime.writeRetryBudgetMs` (a later attempt goes through the
  * repair runner, which reloads too). The splitter copies only after it.
  */
 export function splitMirrorBarrierMs(config: EdgestreamConfig): number {
-  return config.wide.directoryRefreshMs + config.runtime.writeRetryBudgetMs + 1_000;
+  return 2 * config.wide.directoryRefreshMs + config.runtime.writeRetryBudgetMs + 1_000;
 }
 
 export type EdgestreamConfigInput = z.input<typeof edgestreamConfigSchema>;

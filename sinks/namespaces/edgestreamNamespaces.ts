@@ -6,10 +6,11 @@ import {
   reverseLinkNamespace,
   reverseRecentNamespace,
 } from './edgeTypeNamespaces.ts';
-import { DEGREE_DIRTY_NAMESPACE, DEGREES_NAMESPACE, NODE_TOMBSTONES_NAMESPACE } from './globalNamespaces.ts';
+import { DEGREE_DIRTY_NAMESPACE, DEGREES_NAMESPACE, NODE_TOMBSTONES_NAMESPACE, WIDE_ROW_CHECKPOINTS_NAMESPACE, WIDE_ROWS_NAMESPACE } from './globalNamespaces.ts';
+import { splitNamespace, splittableNamespaces } from './splitLayout.ts';
 
 /**
- * Every namespace the write path needs for these edge types, in the shape of
+ * Every namespace the write and read paths need (with the split tables of §6) for these edge types, in the shape of
  * `sinks/store` `namespacesSchema`. Every value is bounded by the event limits,
  * and chunking costs one extra write per put (the collection of older chunks),
  * so it is off everywhere except property bags whose configured bag limit
@@ -28,10 +29,14 @@ export function edgestreamNamespaces(config: {
     { name: reverseRecentNamespace(name), chunking: false },
     { name: edgePropsNamespace(name), chunking: chunkProps },
   ]);
+  const splitTables = [...splittableNamespaces(config.edgeTypes).keys()].map((ns): NamespaceConfigInput => ({ name: splitNamespace(ns), chunking: false }));
   return [
     ...perType,
+    ...splitTables,
     { name: NODE_TOMBSTONES_NAMESPACE, chunking: false },
     { name: DEGREE_DIRTY_NAMESPACE, chunking: false },
     { name: DEGREES_NAMESPACE, chunking: false },
+    { name: WIDE_ROWS_NAMESPACE, chunking: false },
+    { name: WIDE_ROW_CHECKPOINTS_NAMESPACE, chunking: false },
   ];
 }

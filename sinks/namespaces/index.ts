@@ -10,7 +10,36 @@ export {
   reverseRecentNamespace,
   type LinkDirection,
 } from './edgeTypeNamespaces.ts';
-export { DEGREE_DIRTY_NAMESPACE, DEGREES_NAMESPACE, NODE_TOMBSTONES_NAMESPACE } from './globalNamespaces.ts';
+export {
+  DEGREE_DIRTY_NAMESPACE,
+  DEGREES_NAMESPACE,
+  NODE_TOMBSTONES_NAMESPACE,
+  WIDE_ROW_CHECKPOINTS_NAMESPACE,
+  WIDE_ROWS_NAMESPACE,
+} from './globalNamespaces.ts';
+export {
+  bucketCount,
+  bucketOfKey,
+  SPLIT_NAMESPACE_SUFFIX,
+  splitBucketId,
+  splitNamespace,
+  splittableNamespaces,
+  type SplitLayout,
+  type SplitStrategy,
+} from './splitLayout.ts';
+export {
+  decodeWideRowKey,
+  decodeWideRowRecord,
+  encodeWideRowKey,
+  encodeWideRowRecord,
+  layoutOf,
+  MIRRORED_STATUSES,
+  WIDE_ROW_STATUSES,
+  type WideRowRecord,
+  type WideRowStatus,
+  type WideRowVerification,
+} from './wideRowRecord.ts';
+export { encodeCheckpointKey } from './checkpointKey.ts';
 export { edgestreamNamespaces } from './edgestreamNamespaces.ts';
 export { LINK_VALUE_VERSION, LinkState, decodeLinkValue, encodeLinkValue, type LinkValue } from './linkValue.ts';
 export { decodeVertexKey, encodeVertexKey } from './vertexKey.ts';

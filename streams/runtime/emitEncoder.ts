@@ -11,6 +11,8 @@ export type EmitSchemas = Partial<Record<LogicalTopic, KnownSchema<unknown>>>;
 export const DEFAULT_EMIT_SCHEMAS: EmitSchemas = Object.freeze({
   'edge-mutations': knownSchemas.EdgeMutation,
   'wide-partitions': knownSchemas.WidePartitionDetected,
+  'split-plans': knownSchemas.SplitTask,
+  'split-results': knownSchemas.SplitTask,
 });
 
 /**

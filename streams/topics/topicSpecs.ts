@@ -44,6 +44,12 @@ export function topicSpecs(config: EdgestreamConfig): TopicSpec[] {
     spec('edge-mutations', 'input'),
     spec(repairTopicOf('edge-mutations'), 'repair'),
     spec(dlqTopicOf('edge-mutations'), 'dlq'),
+    // The wide-partition chain (§6): detection → planner → splitter → verifier; each stage's DLQ.
     spec('wide-partitions', 'input'),
+    spec(dlqTopicOf('wide-partitions'), 'dlq'),
+    spec('split-plans', 'input'),
+    spec(dlqTopicOf('split-plans'), 'dlq'),
+    spec('split-results', 'input'),
+    spec(dlqTopicOf('split-results'), 'dlq'),
   ];
 }

@@ -10,7 +10,7 @@ import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
 import type { StackEndpoints } from '../../stack/endpoints.ts';
 import { createAvroSerde, registerSchemas, subjectFor, type AvroSerde } from '../../streams/serde/index.ts';
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
-import { dlqTopicOf, ensureTopics, repairTopicOf, topicName, topicSpecs } from '../../streams/topics/index.ts';
+import { dlqTopicOf, ensureTopics, repairTopicOf, topicName, topicSchemas, topicSpecs } from '../../streams/topics/index.ts';
 import { stackEndpoints } from './stack.ts';
 
 /**
@@ -83,7 +83,7 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
   await admin.connect();
   // What cli/commands/init.ts does: topics, schemas, keyspace and namespaces.
   await ensureTopics(admin, config);
-  await registerSchemas(registry, { [topics.input]: knownSchemas.EdgeMutation });
+  await registerSchemas(registry, topicSchemas(config));
   const store = await openStore(endpoints, config);
   await store.init();
   const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc, encoding: { useBigIntAsLong: true } });
