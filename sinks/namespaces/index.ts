@@ -26,6 +26,7 @@ export {
   splittableNamespaces,
   type SplitLayout,
   type SplitStrategy,
+  type SplitTarget,
 } from './splitLayout.ts';
 export {
   decodeWideRowKey,
@@ -33,6 +34,7 @@ export {
   encodeWideRowKey,
   encodeWideRowRecord,
   layoutOf,
+  splitTargetOf,
   MIRRORED_STATUSES,
   WIDE_ROW_STATUSES,
   type WideRowRecord,

@@ -26,6 +26,15 @@ export type SplitLayout =
   /** `boundaries[i]` is the smallest key of bucket i + 1; buckets = boundaries.length + 1. */
   | { readonly strategy: 'range'; readonly boundaries: readonly Uint8Array[] };
 
+/** One split of one partition: where its rows go. */
+export interface SplitTarget {
+  /** The split table (`<namespace>_split`). */
+  readonly splitNamespace: string;
+  readonly partitionId: string;
+  readonly generation: number;
+  readonly layout: SplitLayout;
+}
+
 export const SPLIT_NAMESPACE_SUFFIX = '_split';
 
 /** The split table of namespace `ns` (≤ 47 characters for the longest edge-type namespace). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NamespaceCodecError } from './NamespaceCodecError.ts';
-import type { SplitLayout } from './splitLayout.ts';
+import type { SplitLayout, SplitTarget } from './splitLayout.ts';
 import { decodeUtf8, encodeUtf8 } from './utf8Text.ts';
 
 /**
@@ -98,4 +98,9 @@ export function layoutOf(record: Pick<WideRowRecord, 'strategy' | 'buckets' | 'b
   return record.strategy === 'hash'
     ? { strategy: 'hash', buckets: record.buckets }
     : { strategy: 'range', boundaries: record.boundaries.map((h) => Uint8Array.from(Buffer.from(h, 'hex'))) };
+}
+
+/** Where a record's split lives. */
+export function splitTargetOf(record: WideRowRecord): SplitTarget {
+  return { splitNamespace: record.splitNamespace, partitionId: record.partitionId, generation: record.generation, layout: layoutOf(record) };
 }

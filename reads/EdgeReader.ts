@@ -1,0 +1,94 @@
+import type { LinkDirection, LinkState, PropertyValue } from '../sinks/namespaces/index.ts';
+
+/**
+ * The read API over the write path's namespaces (docs/architecture.md §5).
+ * Every method validates its arguments first and throws ReadArgumentError
+ * naming the bad one; storage failures surface as the PartitionReader's
+ * errors (StoreError). Reads are eventually consistent with the write path:
+ * they see what the fan-out has written so far.
+ */
+export interface EdgeReader {
+  /** The link src → dst as stored in `T_out[src]`, or undefined if no op ever touched it. */
+  edge(type: string, src: string, dst: string): Promise<EdgeLink | undefined>;
+  /** A page of `vertex`'s ACTIVE out-neighbours (vertex is the src). */
+  out(type: string, vertex: string, options: NeighbourPageOptions): Promise<NeighbourPage>;
+  /** A page of `vertex`'s ACTIVE in-neighbours (vertex is the dst). */
+  in(type: string, vertex: string, options: NeighbourPageOptions): Promise<NeighbourPage>;
+  /**
+   * The edge's property bag (shared by a→b and b→a). With `keys`, only those
+   * properties are read (one point read each, served from a short-lived
+   * read-aside cache); absent ones are left out of the result. Properties
+   * outlive a REMOVE_EDGE, as on the write path.
+   */
+  props(type: string, src: string, dst: string, keys?: readonly string[]): Promise<Record<string, PropertyValue>>;
+  /**
+   * The recounted degree of `vertex` (ACTIVE links in `direction`); 0n when
+   * never counted. A projection: it lags the links by at least one recount interval.
+   */
+  count(type: string, vertex: string, direction: LinkDirection): Promise<bigint>;
+  /** Breadth-first k-hop expansion from `start`, one hop per entry of `hops`. */
+  traverse(start: string, hops: readonly TraversalHop[], options: TraversalOptions): Promise<Traversal>;
+}
+
+export interface EdgeLink {
+  readonly state: LinkState;
+  /** Event time of the winning write, µs. */
+  readonly time: bigint;
+  readonly mutationId: string;
+}
+
+/**
+ * `newest`: by link time, newest first (the `*_recent` index, each entry
+ * checked against the link). `peer`: by peer id, UTF-8 byte order (the link
+ * namespace itself; cheaper, no extra point reads).
+ */
+export type NeighbourOrder = 'newest' | 'peer';
+
+export interface NeighbourPageOptions {
+  /** Most neighbours to return, an integer in [1, MAX_PAGE_LIMIT]. */
+  readonly limit: number;
+  /** The `cursor` of the previous page of the same query. */
+  readonly cursor?: string;
+  /** Default `newest`, or the cursor's order when a cursor is given. */
+  readonly order?: NeighbourOrder;
+}
+
+export interface Neighbour {
+  readonly peer: string;
+  /** Event time of the ADD_EDGE that made the link ACTIVE, µs. */
+  readonly time: bigint;
+  readonly mutationId: string;
+}
+
+export interface NeighbourPage {
+  readonly items: readonly Neighbour[];
+  /** Present exactly when more neighbours may follow; opaque, valid only for the same query. */
+  readonly cursor?: string;
+}
+
+export interface TraversalHop {
+  readonly type: string;
+  readonly direction: LinkDirection;
+}
+
+export interface TraversalOptions {
+  /** Most new vertices collected per hop; the hop stops reading once it has them. */
+  readonly perHopCap: number;
+  /** Frontier vertices expanded at once. */
+  readonly concurrency: number;
+  /** Link cells per page read. Default min(perHopCap, 1000). */
+  readonly pageSize?: number;
+}
+
+export interface TraversalHopResult {
+  /** Vertices first reached at this hop (never the start or an earlier hop's), in discovery order. */
+  readonly vertices: readonly string[];
+  /** True when the hop stopped at `perHopCap` with neighbours of its frontier left unread. */
+  readonly truncated: boolean;
+}
+
+export interface Traversal {
+  readonly hops: readonly TraversalHopResult[];
+  /** True when any hop was truncated. */
+  readonly truncated: boolean;
+}

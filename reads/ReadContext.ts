@@ -1,0 +1,30 @@
+import type { Cell } from '../sinks/store/index.ts';
+import type { PartitionReader } from './PartitionReader.ts';
+import type { ReadCounters, ReadSample } from './ReadCounters.ts';
+
+/** What every read operation of one EdgeReader shares. */
+export interface ReadContext {
+  readonly partitions: PartitionReader;
+  readonly counters: ReadCounters;
+  /** Runs a point read, at most `readConcurrency` of them in flight across the reader. */
+  readonly limitPointRead: <T>(read: () => Promise<T>) => Promise<T>;
+  /** Largest page asked of the PartitionReader. */
+  readonly maxPageCells: number;
+}
+
+/** The counter sample of some cells read (absent point reads cost no bytes or rows). */
+export function sampleOf(cells: readonly (Cell | undefined)[], rowsReturned: number): ReadSample {
+  let bytesRead = 0;
+  let rowsRead = 0;
+  for (const c of cells) {
+    if (c === undefined) continue;
+    bytesRead += c.key.length + c.value.length;
+    rowsRead++;
+  }
+  return { bytesRead, rowsRead, rowsReturned };
+}
+
+/** Point reads of `keys` in one partition, bounded by the reader's concurrency, in the order of `keys`. */
+export function getMany(ctx: ReadContext, namespace: string, id: string, keys: readonly Uint8Array[]): Promise<(Cell | undefined)[]> {
+  return Promise.all(keys.map((key) => ctx.limitPointRead(() => ctx.partitions.get(namespace, id, key))));
+}

@@ -1,0 +1,20 @@
+// Public surface of reads/: the edge reader, its read port and the read-side width counters (reads/README.md).
+export { createEdgeReader, type EdgeReaderOptions } from './createEdgeReader.ts';
+export type {
+  EdgeLink,
+  EdgeReader,
+  Neighbour,
+  NeighbourOrder,
+  NeighbourPage,
+  NeighbourPageOptions,
+  Traversal,
+  TraversalHop,
+  TraversalHopResult,
+  TraversalOptions,
+} from './EdgeReader.ts';
+export { ReadArgumentError, isReadArgumentError } from './ReadArgumentError.ts';
+export { MAX_HOPS, MAX_PAGE_LIMIT, MAX_PER_HOP_CAP, MAX_PROPERTY_KEYS, MAX_TRAVERSAL_CONCURRENCY } from './readArguments.ts';
+export type { PartitionPage, PartitionPageQuery, PartitionReader } from './PartitionReader.ts';
+export { createStorePartitionReader } from './createStorePartitionReader.ts';
+export { NO_READ_COUNTERS, type OnWidePartition, type ReadCounters, type ReadSample } from './ReadCounters.ts';
+export { createReadCounters, type ReadCountersOptions } from './createReadCounters.ts';

@@ -1,0 +1,74 @@
+import type { EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
+import { textProblem } from '../schemas/validation/textRules.ts';
+import type { LinkDirection } from '../sinks/namespaces/index.ts';
+import type { NeighbourOrder, TraversalHop } from './EdgeReader.ts';
+import { ReadArgumentError } from './ReadArgumentError.ts';
+
+/**
+ * Argument checks of the EdgeReader, each throwing ReadArgumentError naming
+ * the argument. Ids follow the write path's rules (schemas/validation
+ * textRules), so a read can never address a partition no write could create.
+ */
+export const MAX_PAGE_LIMIT = 5_000;
+export const MAX_PROPERTY_KEYS = 1_000;
+export const MAX_HOPS = 8;
+export const MAX_PER_HOP_CAP = 100_000;
+export const MAX_TRAVERSAL_CONCURRENCY = 256;
+
+export type ReadLimits = Pick<EdgestreamConfig, 'edgeTypes' | 'limits'>;
+
+export function checkEdgeType(config: ReadLimits, type: unknown, argument = 'type'): string {
+  if (typeof type !== 'string') throw new ReadArgumentError(argument, `must be a string, got ${typeof type}`);
+  if (!config.edgeTypes.some((t) => t.name === type)) {
+    throw new ReadArgumentError(argument, `unknown edge type '${type}' (configured: ${config.edgeTypes.map((t) => t.name).join(', ')})`);
+  }
+  return type;
+}
+
+export function checkVertex(config: ReadLimits, vertex: unknown, argument: string): string {
+  if (typeof vertex !== 'string') throw new ReadArgumentError(argument, `must be a string, got ${typeof vertex}`);
+  const problem = textProblem(vertex, config.limits.maxVertexIdBytes);
+  if (problem !== undefined) throw new ReadArgumentError(argument, problem);
+  return vertex;
+}
+
+export function checkInteger(value: unknown, argument: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new ReadArgumentError(argument, `must be an integer in [${min}, ${max}], got ${String(value)}`);
+  }
+  return value;
+}
+
+export function checkDirection(direction: unknown, argument = 'direction'): LinkDirection {
+  if (direction !== 'out' && direction !== 'in') throw new ReadArgumentError(argument, `must be 'out' or 'in', got ${JSON.stringify(direction)}`);
+  return direction;
+}
+
+export function checkOrder(order: unknown): NeighbourOrder {
+  if (order !== 'newest' && order !== 'peer') throw new ReadArgumentError('order', `must be 'newest' or 'peer', got ${JSON.stringify(order)}`);
+  return order;
+}
+
+/** Property names to read, duplicates dropped (the result is keyed by name anyway). */
+export function checkPropertyKeys(config: ReadLimits, keys: unknown): string[] {
+  if (!Array.isArray(keys)) throw new ReadArgumentError('keys', 'must be an array of property names');
+  if (keys.length === 0) throw new ReadArgumentError('keys', 'must name at least one property (leave it out to read the whole bag)');
+  if (keys.length > MAX_PROPERTY_KEYS) throw new ReadArgumentError('keys', `names ${keys.length} properties, more than the ${MAX_PROPERTY_KEYS} allowed`);
+  keys.forEach((k: unknown, i) => {
+    if (typeof k !== 'string') throw new ReadArgumentError(`keys[${i}]`, `must be a string, got ${typeof k}`);
+    const problem = textProblem(k, config.limits.maxPropertyNameBytes);
+    if (problem !== undefined) throw new ReadArgumentError(`keys[${i}]`, problem);
+  });
+  return [...new Set(keys as string[])];
+}
+
+export function checkHops(config: ReadLimits, hops: unknown): TraversalHop[] {
+  if (!Array.isArray(hops) || hops.length === 0 || hops.length > MAX_HOPS) {
+    throw new ReadArgumentError('hops', `must be a list of 1 to ${MAX_HOPS} hops, got ${Array.isArray(hops) ? hops.length : typeof hops}`);
+  }
+  return hops.map((hop: unknown, i) => {
+    if (typeof hop !== 'object' || hop === null) throw new ReadArgumentError(`hops[${i}]`, 'must be { type, direction }');
+    const { type, direction } = hop as Partial<TraversalHop>;
+    return { type: checkEdgeType(config, type, `hops[${i}].type`), direction: checkDirection(direction, `hops[${i}].direction`) };
+  });
+}

@@ -1,0 +1,112 @@
+import bloomFilters from 'bloom-filters';
+import type { WideRowRecord } from '../namespaces/index.ts';
+import type { WideRowRepository } from './wideRowRepository.ts';
+
+const { BloomFilter } = bloomFilters;
+
+export interface SplitDirectoryOptions {
+  readonly repository: WideRowRepository;
+  /** The namespaces that can be split (sinks/namespaces splittableNamespaces). */
+  readonly namespaces: readonly string[];
+  /** Bloom filter reload period; also how long a record stays cached. */
+  readonly refreshMs: number;
+  readonly falsePositiveRate: number;
+  readonly nowMs?: () => number;
+  /** Told about a failed reload (the previous filter keeps serving). */
+  readonly onRefreshError?: (error: unknown) => void;
+}
+
+/**
+ * Which partitions have a split, for readers and writers (docs/architecture.md
+ * §6 "Serving"). Every `refreshMs` it reloads `wide_rows` into a Bloom filter
+ * of `namespace ␀ id`: the common question "is this partition split?" is
+ * answered in memory and almost always "no" (a few µs, no I/O). On a hit the
+ * record is read through a cache that keeps it for `refreshMs`, so a status
+ * change reaches every reader and writer within two refreshes (the bound the
+ * splitter waits for, `splitMirrorBarrierMs`). A record written after the last
+ * reload is not in the filter yet: the same two-refresh bound covers it.
+ */
+export interface SplitDirectory {
+  /** Loads the filter once; then reloads every `refreshMs` until `stop`. */
+  start(): Promise<void>;
+  stop(): void;
+  /** Reloads now. */
+  refresh(): Promise<void>;
+  /** False means certainly not split (Bloom filters have no false negatives for what they were loaded with). */
+  mightHaveRecord(namespace: string, partitionId: string): boolean;
+  /** The (cached) record of a partition the filter hit; undefined for a false positive. */
+  record(namespace: string, partitionId: string): Promise<WideRowRecord | undefined>;
+  readonly stats: { readonly records: number; readonly filterBits: number; readonly refreshes: number; readonly checks: number; readonly hits: number };
+}
+
+interface CachedRecord {
+  readonly record: WideRowRecord | undefined;
+  readonly expiresAt: number;
+}
+
+export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirectory {
+  const now = opts.nowMs ?? Date.now;
+  const key = (ns: string, id: string) => `${ns}\u0000${id}`;
+  let filter: InstanceType<typeof BloomFilter> | undefined;
+  const cache = new Map<string, CachedRecord | Promise<WideRowRecord | undefined>>();
+  const stats = { records: 0, filterBits: 0, refreshes: 0, checks: 0, hits: 0 };
+  let timer: NodeJS.Timeout | undefined;
+
+  const refresh = async () => {
+    const lists = await Promise.all(opts.namespaces.map((ns) => opts.repository.list(ns)));
+    const records = lists.flat();
+    const next = BloomFilter.create(Math.max(records.length, 64), opts.falsePositiveRate);
+    for (const r of records) next.add(key(r.namespace, r.partitionId));
+    filter = next;
+    // Records just read are fresher than anything cached.
+    const expiresAt = now() + opts.refreshMs;
+    cache.clear();
+    for (const r of records) cache.set(key(r.namespace, r.partitionId), { record: r, expiresAt });
+    stats.records = records.length;
+    stats.filterBits = next.size;
+    stats.refreshes++;
+  };
+
+  return {
+    async start() {
+      await refresh();
+      const tick = () => {
+        timer = setTimeout(() => {
+          refresh().catch((e: unknown) => opts.onRefreshError?.(e)).finally(() => {
+            if (timer !== undefined) tick();
+          });
+        }, opts.refreshMs);
+        timer.unref();
+      };
+      tick();
+    },
+    stop() {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    },
+    refresh,
+    mightHaveRecord(namespace, partitionId) {
+      stats.checks++;
+      const hit = filter?.has(key(namespace, partitionId)) ?? false;
+      if (hit) stats.hits++;
+      return hit;
+    },
+    async record(namespace, partitionId) {
+      const k = key(namespace, partitionId);
+      const cached = cache.get(k);
+      if (cached instanceof Promise) return cached;
+      if (cached !== undefined && cached.expiresAt > now()) return cached.record;
+      const loading = opts.repository.get(namespace, partitionId);
+      cache.set(k, loading);
+      try {
+        const record = await loading;
+        cache.set(k, { record, expiresAt: now() + opts.refreshMs });
+        return record;
+      } catch (e) {
+        cache.delete(k);
+        throw e;
+      }
+    },
+    stats,
+  };
+}

@@ -1,0 +1,55 @@
+import { bucketCount, bucketOfKey, splitBucketId, type SplitTarget } from '../namespaces/index.ts';
+import { compareBytes, keySuccessor, type Cell, type TwoLevelMapStore } from '../store/index.ts';
+
+export interface LayoutPageQuery {
+  /** Exclusive lower bound (the last key of the previous page). */
+  readonly after?: Uint8Array;
+  readonly limit: number;
+}
+
+export interface LayoutPage {
+  readonly cells: readonly Cell[];
+  readonly exhausted: boolean;
+}
+
+/**
+ * Reads one split partition through its buckets as if it were the original:
+ * a point read goes to the key's single bucket; an ascending page
+ * - hash layout: reads `limit` cells after `after` from every bucket at once and
+ *   merges them (read amplification ≤ n, the configured cap);
+ * - range layout: reads the bucket holding the first key after `after`, and the
+ *   next ones only while the page is not full (the newest page of a
+ *   time-ordered namespace reads bucket 0 alone).
+ */
+export interface SplitLayoutReader {
+  get(target: SplitTarget, key: Uint8Array): Promise<Cell | undefined>;
+  page(target: SplitTarget, query: LayoutPageQuery): Promise<LayoutPage>;
+}
+
+export function createSplitLayoutReader(store: TwoLevelMapStore): SplitLayoutReader {
+  const sliceBucket = async (t: SplitTarget, bucket: number, after: Uint8Array | undefined, limit: number) => {
+    const page = await store.namespace(t.splitNamespace).slice(splitBucketId(t.partitionId, t.generation, bucket), { limit, ...(after === undefined ? {} : { start: keySuccessor(after) }) });
+    return { cells: page.cells, exhausted: page.pageState === undefined };
+  };
+  return {
+    get: (t, key) => store.namespace(t.splitNamespace).get(splitBucketId(t.partitionId, t.generation, bucketOfKey(t.layout, key)), key),
+    async page(t, { after, limit }) {
+      const n = bucketCount(t.layout);
+      if (t.layout.strategy === 'hash') {
+        const pages = await Promise.all(Array.from({ length: n }, (_, b) => sliceBucket(t, b, after, limit)));
+        const merged = pages.flatMap((p) => p.cells).sort((a, b) => compareBytes(a.key, b.key));
+        return { cells: merged.slice(0, limit), exhausted: merged.length <= limit && pages.every((p) => p.exhausted) };
+      }
+      const cells: Cell[] = [];
+      let bucket = after === undefined ? 0 : bucketOfKey(t.layout, keySuccessor(after));
+      let from = after;
+      for (; bucket < n; bucket++) {
+        const page = await sliceBucket(t, bucket, from, limit - cells.length);
+        cells.push(...page.cells);
+        if (cells.length >= limit) return { cells, exhausted: page.exhausted && bucket === n - 1 };
+        from = undefined; // later buckets start at their smallest key
+      }
+      return { cells, exhausted: true };
+    },
+  };
+}

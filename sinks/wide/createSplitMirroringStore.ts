@@ -1,0 +1,57 @@
+import { MIRRORED_STATUSES, splitTargetOf } from '../namespaces/index.ts';
+import { isStoreError, StoreError, type Mutation, type TwoLevelMapStore } from '../store/index.ts';
+import { mirrorMutation } from './mirrorMutation.ts';
+import type { SplitDirectory } from './createSplitDirectory.ts';
+
+/**
+ * The write path's half of splitting mutable partitions (docs/architecture.md
+ * §6): a store whose `mutateMany` also writes every mutation of a partition
+ * that is PLANNED, SPLITTING, SPLIT or COMPLETED into that split's bucket, in
+ * the same call, at the same write time. The fan-out logic never knows; a
+ * partition without a split costs one Bloom filter check per mutation.
+ *
+ * If a directory lookup fails the whole call fails (retriable), rather than
+ * write the original alone: a split that missed a write would serve it wrong.
+ */
+export function createSplitMirroringStore(inner: TwoLevelMapStore, opts: { directory: SplitDirectory; namespaces: ReadonlySet<string> }): TwoLevelMapStore {
+  const { directory, namespaces } = opts;
+  /** The mirror writes, each with the index of the mutation it copies. */
+  const mirrorsOf = async (mutations: readonly Mutation[]): Promise<{ extra: Mutation[]; sourceOf: number[] }> => {
+    const extra: Mutation[] = [];
+    const sourceOf: number[] = [];
+    for (const [i, m] of mutations.entries()) {
+      if (!namespaces.has(m.namespace) || !directory.mightHaveRecord(m.namespace, m.id)) continue;
+      const record = await directory.record(m.namespace, m.id);
+      if (record === undefined || !MIRRORED_STATUSES.has(record.status)) continue;
+      for (const mirror of mirrorMutation(splitTargetOf(record), m)) {
+        extra.push(mirror);
+        sourceOf.push(i);
+      }
+    }
+    return { extra, sourceOf };
+  };
+  return {
+    get features() {
+      return inner.features;
+    },
+    get namespaces() {
+      return inner.namespaces;
+    },
+    init: () => inner.init(),
+    close: () => inner.close(),
+    namespace: (name) => inner.namespace(name),
+    async mutateMany(mutations) {
+      const { extra, sourceOf } = await mirrorsOf(mutations);
+      if (extra.length === 0) return inner.mutateMany(mutations);
+      try {
+        await inner.mutateMany([...mutations, ...extra]);
+      } catch (e) {
+        // A failed mirror is a failure of the mutation it copies: the caller repairs that one.
+        if (!isStoreError(e) || e.code !== 'partial_failure') throw e;
+        const n = mutations.length;
+        const failures = e.failures.map((f) => ({ error: f.error, mutationIndexes: [...new Set(f.mutationIndexes.map((j) => (j < n ? j : (sourceOf[j - n] as number))))] }));
+        throw new StoreError('partial_failure', e.message, { cause: e, failures });
+      }
+    },
+  };
+}
