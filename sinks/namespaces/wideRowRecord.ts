@@ -37,6 +37,8 @@ const verificationSchema = z.strictObject({
   sample: z.array(z.string()),
   /** The verification frontier (µs): cells written later are left out on both sides. */
   frontier: z.number(),
+  /** The original's checksum equals the planner's pre-split checksum (nothing was written to it since the plan). */
+  originalUnchangedSincePlan: z.boolean(),
 });
 
 const recordSchema = z.strictObject({

@@ -41,7 +41,9 @@ export type DlqReason =
   /** The repair runner gave up after `repairMaxAttempts`. */
   | 'repair_exhausted'
   /** The cascade runner could not page the removed node's links for a reason retrying cannot fix. */
-  | 'cascade_failed';
+  | 'cascade_failed'
+  /** A split stage (planner, splitter, verifier) failed for a reason retrying cannot fix. */
+  | 'split_failed';
 
 /** Longest error text put into a header; longer messages are cut (headers are not a log). */
 export const MAX_ERROR_HEADER_CHARS = 1_000;

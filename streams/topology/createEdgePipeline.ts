@@ -5,7 +5,8 @@ import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts'
 import { knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { validateEdgeMutation } from '../../schemas/validation/index.ts';
 import { createExpiringReadCache } from '../../sinks/caches/createExpiringReadCache.ts';
-import { NODE_TOMBSTONES_NAMESPACE } from '../../sinks/namespaces/index.ts';
+import { NODE_TOMBSTONES_NAMESPACE, splittableNamespaces } from '../../sinks/namespaces/index.ts';
+import { createSplitDirectory, createSplitMirroringStore, createWideRowRepository, type SplitDirectory } from '../../sinks/wide/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
 import {
   createCascadeRunner,
@@ -18,11 +19,12 @@ import {
   type Runner,
   type RuntimeTuning,
 } from '../runtime/index.ts';
+import { createSplitChain, SPLIT_CHAIN_STAGES, SPLIT_STAGE_GROUPS, type SplitChainStage } from '../runtime/split/index.ts';
 import type { AvroSerde } from '../serde/index.ts';
 import { repairTopicOf, topicName } from '../topics/index.ts';
 
 /** The stages `edgestream run` can start, by the name users type. */
-export const EDGE_PIPELINE_STAGES = ['fanout', 'repair', 'cascade', 'recount'] as const;
+export const EDGE_PIPELINE_STAGES = ['fanout', 'repair', 'cascade', 'recount', ...SPLIT_CHAIN_STAGES] as const;
 export type EdgePipelineStage = (typeof EDGE_PIPELINE_STAGES)[number];
 
 export interface EdgePipelineOptions {
@@ -39,6 +41,8 @@ export interface EdgePipelineOptions {
 export interface EdgePipeline {
   readonly runners: readonly Runner[];
   readonly recounter?: Recounter;
+  /** The split directory the fan-out and repair stages mirror writes by (present when either runs). */
+  readonly directory?: SplitDirectory;
   /** Consumer group of each consuming stage. */
   readonly groups: Readonly<Partial<Record<EdgePipelineStage, string>>>;
   start(): Promise<void>;
@@ -49,9 +53,11 @@ export interface EdgePipeline {
 }
 
 /**
- * The write-path topology, wired by name in one place: the fan-out processor on the
+ * The topology, wired by name in one place: the fan-out processor on the
  * input topic, its repair runner on `<input>.repair` (sharing one link cache), the
- * REMOVE_NODE cascade runner, and the degree recounter.
+ * REMOVE_NODE cascade runner, the degree recounter, and the wide-partition chain
+ * (planner, splitter, verifier). Fan-out and repair write through the split
+ * mirror, so a partition being split keeps its split layout current.
  */
 export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
   const stages = new Set(opts.stages ?? EDGE_PIPELINE_STAGES);
@@ -61,9 +67,21 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
   const linkCache = config.runtime.linkCacheEntries > 0 ? createLinkCache({ entries: config.runtime.linkCacheEntries }) : false;
   // Fan-out and repair may read node tombstones from a short-lived cache (see the config's
   // safety rule); the cascade's gate and the recounter always read the store.
+  const writes = stages.has('fanout') || stages.has('repair');
+  const splittable = splittableNamespaces(config.edgeTypes);
+  const directory = writes
+    ? createSplitDirectory({
+        repository: createWideRowRepository(opts.store),
+        namespaces: [...splittable.keys()],
+        refreshMs: config.wide.directoryRefreshMs,
+        falsePositiveRate: config.wide.bloomFalsePositiveRate,
+        onRefreshError: (err) => opts.logger.warn({ err }, 'split directory reload failed; the previous one keeps serving'),
+      })
+    : undefined;
+  const mirrored = directory ? createSplitMirroringStore(opts.store, { directory, namespaces: new Set(splittable.keys()) }) : opts.store;
   const fanOutStore = config.runtime.tombstoneCacheTtlMs > 0
-    ? createExpiringReadCache(opts.store, { namespaces: [NODE_TOMBSTONES_NAMESPACE], ttlMs: config.runtime.tombstoneCacheTtlMs, maxEntries: 200_000 })
-    : opts.store;
+    ? createExpiringReadCache(mirrored, { namespaces: [NODE_TOMBSTONES_NAMESPACE], ttlMs: config.runtime.tombstoneCacheTtlMs, maxEntries: 200_000 })
+    : mirrored;
   const common = {
     kafka: opts.kafka,
     serde: opts.serde,
@@ -92,19 +110,25 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
     });
     add('cascade', createCascadeRunner({ ...common, logic }));
   }
+  const chainStages = SPLIT_CHAIN_STAGES.filter((st) => stages.has(st));
+  const chain = createSplitChain({ kafka: opts.kafka, serde: opts.serde, store: opts.store, config, logger: opts.logger, stages: chainStages, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.tuning ? { tuning: opts.tuning } : {}) });
+  for (const [stage, runner] of chain) add(stage, runner);
   const recounter = stages.has('recount')
     ? createRecounter({ store: opts.store, logic: degreeRecountLogic, logger: opts.logger, intervalMs: config.runtime.recountIntervalMs, ...(opts.clock ? { clock: opts.clock } : {}) })
     : undefined;
   return {
     runners,
     ...(recounter ? { recounter } : {}),
+    ...(directory ? { directory } : {}),
     groups,
     async start() {
+      await directory?.start();
       await Promise.all(runners.map((r) => r.start()));
       recounter?.start();
     },
     async stop() {
       await Promise.all([...runners.map((r) => r.stop()), recounter?.stop()]);
+      directory?.stop();
     },
     done: Promise.all(runners.map((r) => r.done)).then(() => undefined),
   };
@@ -119,5 +143,9 @@ export function edgePipelineGroups(config: EdgestreamConfig): { stage: EdgePipel
     { stage: 'fanout', group: `${prefix}${fanOut}`, topic: topicName(prefix, 'edge-mutations') },
     { stage: 'repair', group: `${prefix}${fanOut}.repair`, topic: topicName(prefix, repairTopicOf('edge-mutations')) },
     { stage: 'cascade', group: `${prefix}${cascade}`, topic: topicName(prefix, 'edge-mutations') },
+    ...SPLIT_CHAIN_STAGES.map((stage: SplitChainStage) => ({ stage, group: `${prefix}${SPLIT_STAGE_GROUPS[stage]}`, topic: topicName(prefix, SPLIT_INPUTS[stage]) })),
   ];
 }
+
+/** The topic each chain stage consumes. */
+const SPLIT_INPUTS = { plan: 'wide-partitions', split: 'split-plans', verify: 'split-results' } as const;

@@ -1,0 +1,81 @@
+import { copyWrites, nextUpdateTime, splitterDecision } from '../../../processors/split/index.ts';
+import { splitMirrorBarrierMs } from '../../../schemas/config/edgestreamConfig.ts';
+import type { SplitTask } from '../../../schemas/index.ts';
+import { splitTargetOf, type WideRowRecord } from '../../../sinks/namespaces/index.ts';
+import { keySuccessor } from '../../../sinks/store/index.ts';
+import type { StageContext, StageOutcome } from './createSplitStageRunner.ts';
+import { hex, micros, unhex, type SplitStageDeps } from './splitStageDeps.ts';
+
+export const SPLIT_STAGE = 'split';
+const COPY_PAGE_ROWS = 1_000;
+
+interface CopyCheckpoint {
+  readonly lastKey?: string;
+  readonly copiedRows: number;
+}
+
+/**
+ * The splitter (docs/architecture.md §6): waits until every writer mirrors the
+ * partition (`splitMirrorBarrierMs` after PLANNED), records SPLITTING, copies
+ * the original page by page into its buckets at each cell's own write time
+ * (checkpoint after every page), records SPLIT and publishes the verify task.
+ * Writes that land meanwhile reach both layouts through the mirror; LWW makes
+ * the overlap with the copy harmless.
+ */
+export async function copyPartition(task: SplitTask, d: SplitStageDeps, ctx: StageContext): Promise<StageOutcome> {
+  const log = ctx.logger.child({ namespace: task.namespace, partition_id: task.partition_id, generation: task.generation });
+  const current = await ctx.op('reading wide_rows', 'store', () => d.repository.get(task.namespace, task.partition_id));
+  const decision = splitterDecision(current, task, micros(ctx.clock.nowMs()), splitMirrorBarrierMs(d.config));
+  if (decision.kind === 'skip') {
+    log.info({ reason: decision.reason }, 'splitter: nothing to do');
+    return { kind: 'done' };
+  }
+  if (decision.kind === 'wait') {
+    const untilMs = Math.ceil(decision.untilMicros / 1_000);
+    log.info({ wait_ms: untilMs - ctx.clock.nowMs() }, 'splitter: waiting until every writer mirrors the partition');
+    return { kind: 'defer', untilMs };
+  }
+  if (decision.kind === 'announce') {
+    await announceCopy(decision.record, ctx);
+    return { kind: 'done' };
+  }
+  let record = decision.record;
+  if (record.status === 'PLANNED') {
+    const now = micros(ctx.clock.nowMs());
+    const splitting: WideRowRecord = { ...record, status: 'SPLITTING', copyStartedAt: now, updatedAt: nextUpdateTime(record, now) };
+    await ctx.op('recording SPLITTING', 'store', () => d.repository.put(splitting));
+    record = splitting;
+  }
+  const target = splitTargetOf(record);
+  let checkpoint = (await ctx.op('reading the copy checkpoint', 'store', () => d.repository.getCheckpoint<CopyCheckpoint>(SPLIT_STAGE, record))) ?? { copiedRows: 0 };
+  log.info({ buckets: record.buckets, strategy: record.strategy, resumed_at_row: checkpoint.copiedRows }, checkpoint.copiedRows > 0 ? 'splitter: resuming the copy from its checkpoint' : 'splitter: copying');
+  const original = d.store.namespace(record.namespace);
+  for (;;) {
+    const start = checkpoint.lastKey === undefined ? {} : { start: keySuccessor(unhex(checkpoint.lastKey)) };
+    const page = await ctx.op(`paging ${record.namespace}[${record.partitionId}]`, 'store', () => original.slice(record.partitionId, { limit: COPY_PAGE_ROWS, ...start }));
+    const last = page.cells.at(-1);
+    if (last !== undefined) {
+      await ctx.op('writing split buckets', 'store', () => d.store.mutateMany(copyWrites(target, page.cells)));
+      const next: CopyCheckpoint = { lastKey: hex(last.key), copiedRows: checkpoint.copiedRows + page.cells.length };
+      await ctx.op('writing the copy checkpoint', 'store', () => d.repository.putCheckpoint(SPLIT_STAGE, record, next, micros(ctx.clock.nowMs())));
+      checkpoint = next;
+      if (checkpoint.copiedRows % (COPY_PAGE_ROWS * 50) === 0) log.info({ copied_rows: checkpoint.copiedRows }, 'splitter: progress');
+    }
+    if (page.pageState === undefined) break;
+    await ctx.heartbeat();
+  }
+  const now = micros(ctx.clock.nowMs());
+  const split: WideRowRecord = { ...record, status: 'SPLIT', copiedAt: now, copiedRows: checkpoint.copiedRows, updatedAt: nextUpdateTime(record, now) };
+  await ctx.op('recording SPLIT', 'store', () => d.repository.put(split));
+  log.info({ copied_rows: checkpoint.copiedRows }, 'splitter: SPLIT');
+  await announceCopy(split, ctx);
+  return { kind: 'done' };
+}
+
+async function announceCopy(record: WideRowRecord, ctx: StageContext): Promise<void> {
+  await ctx.emit({
+    topic: 'split-results',
+    key: `${record.namespace}\u0000${record.partitionId}`,
+    value: { namespace: record.namespace, partition_id: record.partitionId, generation: record.generation, requested_at: BigInt(record.updatedAt) },
+  });
+}
