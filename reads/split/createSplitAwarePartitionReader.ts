@@ -1,0 +1,45 @@
+import { splitTargetOf } from '../../sinks/namespaces/index.ts';
+import type { SplitDirectory, SplitLayoutReader } from '../../sinks/wide/index.ts';
+import type { PartitionReader } from '../PartitionReader.ts';
+
+export interface SplitAwareReaderOptions {
+  /** Reads partitions where the write path put them. */
+  readonly original: PartitionReader;
+  readonly directory: SplitDirectory;
+  readonly layoutReader: SplitLayoutReader;
+  /** Namespaces that may be split; others never consult the directory. */
+  readonly namespaces: ReadonlySet<string>;
+  /** Told when a split read failed and the original answered instead. */
+  readonly onFallback?: (info: { namespace: string; partitionId: string; error: unknown }) => void;
+}
+
+/**
+ * Serving (docs/architecture.md §6): a read of a splittable namespace asks
+ * the directory's Bloom filter first (in memory; almost always "no"); on a
+ * hit, the (cached) wide_rows record decides: COMPLETED routes the read to
+ * the split layout (a point read to its one bucket, a page through the
+ * buckets), anything else reads the original. Any error on the split path
+ * falls back to the original, which is never deleted.
+ */
+export function createSplitAwarePartitionReader(opts: SplitAwareReaderOptions): PartitionReader {
+  const { original, directory, layoutReader } = opts;
+  const completedSplit = async (namespace: string, partitionId: string) => {
+    if (!opts.namespaces.has(namespace) || !directory.mightHaveRecord(namespace, partitionId)) return undefined;
+    const record = await directory.record(namespace, partitionId);
+    return record?.status === 'COMPLETED' ? splitTargetOf(record) : undefined;
+  };
+  const viaSplit = async <T>(namespace: string, partitionId: string, split: (t: NonNullable<Awaited<ReturnType<typeof completedSplit>>>) => Promise<T>, plain: () => Promise<T>): Promise<T> => {
+    let target;
+    try {
+      target = await completedSplit(namespace, partitionId);
+      if (target !== undefined) return await split(target);
+    } catch (error) {
+      opts.onFallback?.({ namespace, partitionId, error });
+    }
+    return plain();
+  };
+  return {
+    get: (namespace, id, key) => viaSplit(namespace, id, (t) => layoutReader.get(t, key), () => original.get(namespace, id, key)),
+    page: (namespace, id, query) => viaSplit(namespace, id, (t) => layoutReader.page(t, query), () => original.page(namespace, id, query)),
+  };
+}
