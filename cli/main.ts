@@ -9,6 +9,7 @@ import { dlqCommand } from './commands/dlq.ts';
 import { initCommand } from './commands/init.ts';
 import { lagCommand } from './commands/lag.ts';
 import { produceCommand } from './commands/produce.ts';
+import { registerReadCommands } from './commands/readCommands.ts';
 import { replayCommand } from './commands/replay.ts';
 import { smokeCommand } from './commands/smoke.ts';
 import { withCommandContext, type GlobalFlags } from './commandContext.ts';
@@ -128,6 +129,8 @@ program
       }
     }),
   );
+
+registerReadCommands(program, globals);
 
 function parseStages(args: readonly string[]): EdgePipelineStage[] {
   if (args.length === 0 || args.includes('all')) return [...EDGE_PIPELINE_STAGES];

@@ -1,0 +1,76 @@
+import { Option, type Command } from 'commander';
+import type { EdgeReader, NeighbourOrder, TraversalHop } from '../../reads/index.ts';
+import type { LinkDirection } from '../../sinks/namespaces/index.ts';
+import { withCommandContext, type GlobalFlags } from '../commandContext.ts';
+import { openReader } from '../openReader.ts';
+import { parseHops, parseKeys, positiveIntFlag, withFlagNames } from '../readFlags.ts';
+import { countCommand } from './count.ts';
+import { edgeCommand } from './edge.ts';
+import { neighboursCommand } from './neighbours.ts';
+import { propsCommand } from './props.ts';
+import { traverseCommand } from './traverse.ts';
+
+/** Opens the store and a reader for one command, then restates reader argument errors as flag errors. */
+const withReader = (globals: () => GlobalFlags, fn: (reader: EdgeReader) => Promise<unknown>): Promise<void> =>
+  withCommandContext(globals(), async (ctx) => {
+    const reader = await openReader(ctx);
+    await withFlagNames(() => fn(reader));
+  });
+
+const json = (c: Command) => c.option('--json', 'one JSON document on stdout', false);
+
+/** The read path's commands: edge, out, in, props, count, traverse (reads/README.md). */
+export function registerReadCommands(program: Command, globals: () => GlobalFlags): void {
+  json(program.command('edge').description('the link <src> -> <dst>: ACTIVE or REMOVED, its time and mutation id').argument('<type>').argument('<src>').argument('<dst>')).action(
+    (type: string, src: string, dst: string, o: { json: boolean }) => withReader(globals, (r) => edgeCommand(r, { type, src, dst }, o)),
+  );
+
+  for (const direction of ['out', 'in'] as const) {
+    const what = direction === 'out' ? 'vertices <vertex> links to' : 'vertices linking to <vertex>';
+    json(
+      program
+        .command(direction)
+        .description(`a page of ${what} (ACTIVE links), newest first or by peer id`)
+        .argument('<type>')
+        .argument('<vertex>')
+        .option('--limit <n>', 'most neighbours on this page (1..5000)', positiveIntFlag('--limit'), 20)
+        .option('--cursor <cursor>', 'continue after the page that printed this cursor')
+        .addOption(new Option('--order <order>', 'newest (default) or peer; a cursor keeps its own').choices(['newest', 'peer'])),
+    ).action((type: string, vertex: string, o: { limit: number; cursor?: string; order?: NeighbourOrder; json: boolean }) =>
+      withReader(globals, (r) => neighboursCommand(r, direction as LinkDirection, { type, vertex }, o)),
+    );
+  }
+
+  json(
+    program
+      .command('props')
+      .description("the edge's properties (shared by <src> -> <dst> and <dst> -> <src>)")
+      .argument('<type>')
+      .argument('<src>')
+      .argument('<dst>')
+      .option('--keys <a,b>', 'read only these properties', parseKeys),
+  ).action((type: string, src: string, dst: string, o: { keys?: string[]; json: boolean }) => withReader(globals, (r) => propsCommand(r, { type, src, dst }, o)));
+
+  json(
+    program
+      .command('count')
+      .description('recounted degrees of <vertex> (a projection: may lag the links)')
+      .argument('<type>')
+      .argument('<vertex>')
+      .addArgument(program.createArgument('[direction]', 'out or in (default: both)').choices(['out', 'in'])),
+  ).action((type: string, vertex: string, direction: LinkDirection | undefined, o: { json: boolean }) =>
+    withReader(globals, (r) => countCommand(r, { type, vertex, ...(direction === undefined ? {} : { direction }) }, o)),
+  );
+
+  json(
+    program
+      .command('traverse')
+      .description('breadth-first hops from <start>, each hop capped')
+      .argument('<start>')
+      .requiredOption('--hops <hops>', 'hops in order, <type>:out|in,... e.g. follows:out,likes:in', parseHops)
+      .option('--cap <n>', 'most new vertices per hop', positiveIntFlag('--cap'), 100)
+      .option('--concurrency <n>', 'frontier vertices read at once', positiveIntFlag('--concurrency'), 8),
+  ).action((start: string, o: { hops: TraversalHop[]; cap: number; concurrency: number; json: boolean }) =>
+    withReader(globals, (r) => traverseCommand(r, { start, hops: o.hops }, o)),
+  );
+}

@@ -1,0 +1,301 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { defaultEdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
+import type { EdgeMutation } from '../schemas/generated/EdgeMutation.ts';
+import { applyLww, modelKey } from '../test/support/model/applyLww.ts';
+import { createFanOutHarness } from '../test/support/model/createFanOutHarness.ts';
+import { createEdgeReader, type EdgeReaderOptions } from './createEdgeReader.ts';
+import { createStorePartitionReader } from './createStorePartitionReader.ts';
+import type { EdgeReader, Neighbour, NeighbourPageOptions } from './EdgeReader.ts';
+import type { ReadSample } from './ReadCounters.ts';
+import { recordingPartitionReader } from './testing/recordingPartitionReader.ts';
+
+const config = defaultEdgestreamConfig(); // edge types follows, likes
+
+let seq = 0;
+const event = (op: EdgeMutation['op'], src: string, dst: string, time: bigint, more: Partial<EdgeMutation> = {}): EdgeMutation => ({
+  mutation_id: `m${++seq}`,
+  op,
+  edge_type: 'follows',
+  src,
+  dst,
+  event_time: time,
+  properties: {},
+  property_keys: [],
+  ...more,
+});
+const add = (src: string, dst: string, time: bigint, more: Partial<EdgeMutation> = {}) => event('ADD_EDGE', src, dst, time, more);
+const remove = (src: string, dst: string, time: bigint, more: Partial<EdgeMutation> = {}) => event('REMOVE_EDGE', src, dst, time, more);
+
+/** The real fan-out processor over a memory store, the events applied in order, and a reader on it. */
+async function setup(events: readonly EdgeMutation[], options: Partial<EdgeReaderOptions> = {}) {
+  const harness = createFanOutHarness(config);
+  for (const e of events) await harness.process(e);
+  const recording = recordingPartitionReader(createStorePartitionReader(harness.store));
+  const samples: { namespace: string; id: string; sample: ReadSample }[] = [];
+  const reader = createEdgeReader({
+    partitions: recording.reader,
+    config,
+    counters: { record: (namespace, id, sample) => void samples.push({ namespace, id, sample }) },
+    ...options,
+  });
+  return { harness, reader, recording, samples };
+}
+
+/** Every neighbour, following cursors page by page; `limits` cycles through the page sizes asked for. */
+async function allPages(read: (o: NeighbourPageOptions) => Promise<{ items: readonly Neighbour[]; cursor?: string }>, limits: readonly number[], order?: 'newest' | 'peer') {
+  const items: Neighbour[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const limit = limits[pages++ % limits.length]!;
+    const page = await read({ limit, ...(cursor === undefined ? {} : { cursor }), ...(order === undefined ? {} : { order }) });
+    expect(page.items.length).toBeLessThanOrEqual(limit);
+    items.push(...page.items);
+    cursor = page.cursor;
+  } while (cursor !== undefined);
+  return items;
+}
+
+describe('createEdgeReader: edge', () => {
+  it('returns the forward link with state, time and mutation id, or undefined when no op touched it', async () => {
+    const { reader } = await setup([add('a', 'b', 10n, { mutation_id: 'x1' }), add('a', 'c', 11n), remove('a', 'c', 12n, { mutation_id: 'x3' })]);
+    expect(await reader.edge('follows', 'a', 'b')).toEqual({ state: 'ACTIVE', time: 10n, mutationId: 'x1' });
+    expect(await reader.edge('follows', 'a', 'c')).toEqual({ state: 'REMOVED', time: 12n, mutationId: 'x3' });
+    expect(await reader.edge('follows', 'b', 'a')).toBeUndefined();
+    expect(await reader.edge('likes', 'a', 'b')).toBeUndefined();
+  });
+});
+
+describe('createEdgeReader: neighbour pages', () => {
+  it('newest order skips removed links and the superseded index entries a re-add leaves behind', async () => {
+    const { reader } = await setup([
+      add('a', 'b', 10n),
+      add('a', 'c', 20n),
+      add('a', 'd', 30n),
+      add('a', 'b', 40n), // re-add: the entry at 10 stays in the index
+      remove('a', 'c', 50n),
+      add('a', 'e', 35n),
+    ]);
+    const page = await reader.out('follows', 'a', { limit: 10 });
+    expect(page.items.map((n) => [n.peer, n.time])).toEqual([['b', 40n], ['e', 35n], ['d', 30n]]);
+    expect(page.cursor).toBeUndefined();
+  });
+
+  it('a remove that arrives before its add leaves a dead index entry, which is skipped', async () => {
+    const { reader } = await setup([remove('a', 'b', 20n), add('a', 'b', 10n), add('a', 'c', 5n)]);
+    expect((await reader.out('follows', 'a', { limit: 5 })).items.map((n) => n.peer)).toEqual(['c']);
+  });
+
+  it('peer order walks the link namespace by peer id and keeps ACTIVE links', async () => {
+    const { reader } = await setup([add('a', 'z', 1n), add('a', 'b', 2n), add('a', 'm', 3n), remove('a', 'm', 4n)]);
+    const page = await reader.out('follows', 'a', { limit: 10, order: 'peer' });
+    expect(page.items.map((n) => n.peer)).toEqual(['b', 'z']);
+  });
+
+  it('in() reads the reverse direction', async () => {
+    const { reader } = await setup([add('x', 'hub', 1n), add('y', 'hub', 3n), add('z', 'hub', 2n), add('hub', 'q', 4n)]);
+    expect((await reader.in('follows', 'hub', { limit: 10 })).items.map((n) => n.peer)).toEqual(['y', 'z', 'x']);
+    expect((await reader.out('follows', 'hub', { limit: 10 })).items.map((n) => n.peer)).toEqual(['q']);
+  });
+
+  it('pages with cursors: each neighbour once, newest first, and no cursor on the last page', async () => {
+    const events = Array.from({ length: 25 }, (_, i) => add('a', `p${i}`, BigInt(100 + i)));
+    const { reader } = await setup(events);
+    const first = await reader.out('follows', 'a', { limit: 10 });
+    expect(first.items).toHaveLength(10);
+    expect(first.cursor).toBeDefined();
+    const all = await allPages((o) => reader.out('follows', 'a', o), [10]);
+    expect(all.map((n) => n.peer)).toEqual(Array.from({ length: 25 }, (_, i) => `p${24 - i}`));
+  });
+
+  it('asks the PartitionReader for keys after the cursor, never for a page state, and stops when the limit is reached', async () => {
+    const events = Array.from({ length: 10 }, (_, i) => add('a', `p${i}`, BigInt(100 + i)));
+    const { reader, recording } = await setup(events);
+    const first = await reader.out('follows', 'a', { limit: 3, order: 'peer' });
+    expect(recording.calls).toEqual([{ kind: 'page', namespace: 'follows_out', id: 'a', limit: 3 }]);
+    recording.reset();
+    await reader.out('follows', 'a', { limit: 3, cursor: first.cursor! });
+    expect(recording.calls).toEqual([{ kind: 'page', namespace: 'follows_out', id: 'a', limit: 3, after: new TextEncoder().encode('p2') }]);
+  });
+
+  it('over-fetches after dead cells so a run of them costs few round trips', async () => {
+    const events = [add('a', 'live', 1n), ...Array.from({ length: 64 }, (_, i) => [add('a', `d${i}`, 10n + BigInt(i)), remove('a', `d${i}`, 1_000n)]).flat()];
+    const { reader, recording } = await setup(events);
+    const page = await reader.out('follows', 'a', { limit: 1, order: 'peer' });
+    expect(page.items.map((n) => n.peer)).toEqual(['live']);
+    expect(recording.calls.filter((c) => c.kind === 'page').length).toBeLessThanOrEqual(7); // 1+2+4+8+16+32+… ≥ 65 cells
+  });
+
+  it('validates each newest page with one point read per distinct peer, bounded by readConcurrency', async () => {
+    const events = Array.from({ length: 40 }, (_, i) => add('a', `p${i % 20}`, BigInt(100 + i))); // every peer re-added once
+    const harness = createFanOutHarness(config);
+    for (const e of events) await harness.process(e);
+    const recording = recordingPartitionReader(createStorePartitionReader(harness.store), { delayMs: 2 });
+    const reader = createEdgeReader({ partitions: recording.reader, config, readConcurrency: 4 });
+    const page = await reader.out('follows', 'a', { limit: 50 });
+    expect(page.items).toHaveLength(20);
+    const gets = recording.calls.filter((c) => c.kind === 'get');
+    expect(gets.every((c) => c.namespace === 'follows_out' && c.id === 'a')).toBe(true);
+    expect(gets.length).toBe(20); // 40 entries, 20 distinct peers, one page
+    expect(recording.maxInFlight()).toBeLessThanOrEqual(4);
+  });
+
+  it('every live link exactly once, newest first (or by peer), for random link ops in random arrival order and random page limits', async () => {
+    const vertex = fc.constantFrom('hub', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9', 'p10', 'pé');
+    const op = fc.record({
+      op: fc.constantFrom<EdgeMutation['op']>('ADD_EDGE', 'ADD_EDGE', 'ADD_EDGE', 'REMOVE_EDGE'),
+      src: fc.oneof(fc.constant('hub'), vertex),
+      dst: fc.oneof(fc.constant('hub'), vertex),
+      time: fc.bigInt({ min: 1n, max: 12n }),
+      id: fc.constantFrom('m1', 'm2', 'm10', 'z'),
+    });
+    const scenario = fc.record({
+      events: fc.array(op, { minLength: 1, maxLength: 60 }).chain((ops) => fc.shuffledSubarray(ops, { minLength: ops.length })),
+      limits: fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 5 }),
+      maxPageCells: fc.integer({ min: 1, max: 8 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ events, limits, maxPageCells }) => {
+        const mutations = events.map((e) => event(e.op, e.src, e.dst, e.time, { mutation_id: e.id }));
+        const { reader } = await setup(mutations, { maxPageCells });
+        const model = applyLww(mutations);
+        for (const direction of ['out', 'in'] as const) {
+          const read = (o: NeighbourPageOptions) => (direction === 'out' ? reader.out('follows', 'hub', o) : reader.in('follows', 'hub', o));
+          const expected = model.newestFirst.get(modelKey('follows', direction, 'hub')) ?? [];
+          expect(await allPages(read, limits)).toEqual(expected);
+          const byPeer = [...expected].sort((x, y) => Buffer.compare(Buffer.from(x.peer), Buffer.from(y.peer)));
+          expect(await allPages(read, limits, 'peer')).toEqual(byPeer);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('createEdgeReader: cursor misuse', () => {
+  const events = Array.from({ length: 6 }, (_, i) => add('a', `p${i}`, BigInt(100 + i)));
+
+  it.each<[string, (r: EdgeReader, cursor: string) => Promise<unknown>, RegExp]>([
+    ['another direction', (r, c) => r.in('follows', 'a', { limit: 2, cursor: c }), /^cursor: belongs to another query \(follows out-neighbours of "a" in newest order\), not follows in-neighbours/],
+    ['another vertex', (r, c) => r.out('follows', 'b', { limit: 2, cursor: c }), /^cursor: belongs to another query .* not follows out-neighbours of "b"/],
+    ['another edge type', (r, c) => r.out('likes', 'a', { limit: 2, cursor: c }), /^cursor: belongs to another query/],
+    ['another order, given explicitly', (r, c) => r.out('follows', 'a', { limit: 2, cursor: c, order: 'peer' }), /^cursor: belongs to another query .* in peer order/],
+  ])('a cursor used with %s is refused naming the cursor', async (_, misuse, message) => {
+    const { reader } = await setup(events);
+    const { cursor } = await reader.out('follows', 'a', { limit: 2 });
+    await expect(misuse(reader, cursor!)).rejects.toThrow(message);
+    await expect(misuse(reader, cursor!)).rejects.toMatchObject({ code: 'invalid_argument', argument: 'cursor' });
+  });
+
+  it('a cursor without an order continues in the cursor\'s order', async () => {
+    const { reader } = await setup(events);
+    const first = await reader.out('follows', 'a', { limit: 2, order: 'peer' });
+    expect((await reader.out('follows', 'a', { limit: 2, cursor: first.cursor! })).items.map((n) => n.peer)).toEqual(['p2', 'p3']);
+  });
+
+  it.each(['', 'not a cursor!', 'e30', Buffer.from('{"v":2}').toString('base64url'), Buffer.from('{"v":1,"o":"newest","d":"out","t":"follows","x":"a","k":"zz"}').toString('base64url')])(
+    'refuses a damaged cursor %j naming it',
+    async (bad) => {
+      const { reader } = await setup(events);
+      await expect(reader.out('follows', 'a', { limit: 2, cursor: bad })).rejects.toThrow(/^cursor: /);
+    },
+  );
+});
+
+describe('createEdgeReader: argument checks', () => {
+  it.each<[string, (r: EdgeReader) => Promise<unknown>, string, RegExp]>([
+    ['an unknown edge type', (r) => r.out('knows', 'a', { limit: 1 }), 'type', /unknown edge type 'knows' \(configured: follows, likes\)/],
+    ['a limit of 0', (r) => r.out('follows', 'a', { limit: 0 }), 'limit', /must be an integer in \[1, 5000\], got 0/],
+    ['a limit above 5000', (r) => r.in('follows', 'a', { limit: 5_001 }), 'limit', /\[1, 5000\]/],
+    ['a fractional limit', (r) => r.out('follows', 'a', { limit: 1.5 }), 'limit', /got 1.5/],
+    ['an unknown order', (r) => r.out('follows', 'a', { limit: 1, order: 'oldest' as 'peer' }), 'order', /'newest' or 'peer'/],
+    ['an empty vertex', (r) => r.out('follows', '', { limit: 1 }), 'vertex', /must not be empty/],
+    ['a vertex with U+0000', (r) => r.edge('follows', 'a\u0000b', 'c'), 'src', /U\+0000/],
+    ['an oversized dst', (r) => r.edge('follows', 'a', 'x'.repeat(257)), 'dst', /more than the 256 allowed/],
+    ['an empty key list', (r) => r.props('follows', 'a', 'b', []), 'keys', /at least one property/],
+    ['a bad key', (r) => r.props('follows', 'a', 'b', ['ok', '']), 'keys[1]', /must not be empty/],
+    ['a bad direction', (r) => r.count('follows', 'a', 'up' as 'out'), 'direction', /'out' or 'in'/],
+    ['no hops', (r) => r.traverse('a', [], { perHopCap: 1, concurrency: 1 }), 'hops', /1 to 8 hops/],
+    ['a hop of an unknown type', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }, { type: 'x', direction: 'in' }], { perHopCap: 1, concurrency: 1 }), 'hops[1].type', /unknown edge type 'x'/],
+    ['a cap of 0', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { perHopCap: 0, concurrency: 1 }), 'perHopCap', /\[1, 100000\]/],
+    ['a concurrency of 0', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { perHopCap: 1, concurrency: 0 }), 'concurrency', /\[1, 256\]/],
+  ])('%s is refused naming the argument, before any read', async (_, call, argument, message) => {
+    const { reader, recording } = await setup([]);
+    await expect(call(reader)).rejects.toMatchObject({ name: 'ReadArgumentError', argument });
+    await expect(call(reader)).rejects.toThrow(message);
+    expect(recording.calls).toEqual([]);
+  });
+});
+
+describe('createEdgeReader: props', () => {
+  const events = [
+    add('a', 'b', 10n, { properties: { since: 2020n, weight: 0.5, note: 'hi' } }),
+    event('SET_PROPERTIES', 'b', 'a', 11n, { properties: { muted: true, raw: Buffer.from([1, 2]) } }),
+  ];
+
+  it('without keys pages the whole bag, shared by a→b and b→a', async () => {
+    const { reader } = await setup(events, { maxPageCells: 2 });
+    const expected = { muted: true, note: 'hi', raw: Buffer.from([1, 2]), since: 2020n, weight: 0.5 };
+    expect(await reader.props('follows', 'a', 'b')).toEqual(expected);
+    expect(await reader.props('follows', 'b', 'a')).toEqual(expected);
+    expect(await reader.props('likes', 'a', 'b')).toEqual({});
+  });
+
+  it('with keys reads only the requested cells (key pushdown) and leaves absent ones out', async () => {
+    const { reader, recording, samples } = await setup(events);
+    expect(await reader.props('follows', 'a', 'b', ['since', 'missing', 'since'])).toEqual({ since: 2020n });
+    expect(recording.calls.map((c) => [c.kind, c.namespace, c.id, Buffer.from(c.key!).toString()])).toEqual([
+      ['get', 'follows_props', 'a\u0000b', 'since'],
+      ['get', 'follows_props', 'a\u0000b', 'missing'],
+    ]);
+    expect(samples).toEqual([{ namespace: 'follows_props', id: 'a\u0000b', sample: { bytesRead: 'since'.length + 9, rowsRead: 1, rowsReturned: 1 } }]);
+  });
+
+  it('serves requested keys, absent ones too, from the read-aside cache until the ttl passes', async () => {
+    let now = 0;
+    const { reader, recording, harness } = await setup(events, { clock: () => now, propsCache: { maxEntries: 100, ttlMs: 1_000 } });
+    await reader.props('follows', 'a', 'b', ['since', 'later']);
+    await harness.process(event('SET_PROPERTIES', 'a', 'b', 12n, { properties: { later: 'x' } }));
+    expect(await reader.props('follows', 'a', 'b', ['since', 'later'])).toEqual({ since: 2020n }); // cached absence
+    expect(recording.calls).toHaveLength(2);
+    now = 1_001;
+    expect(await reader.props('follows', 'a', 'b', ['since', 'later'])).toEqual({ since: 2020n, later: 'x' });
+    expect(recording.calls).toHaveLength(4);
+  });
+
+  it('hands out fresh values on every hit, so a caller changing one cannot change the cache', async () => {
+    const { reader } = await setup(events);
+    const first = await reader.props('follows', 'a', 'b', ['raw']);
+    (first['raw'] as Buffer)[0] = 99;
+    expect(await reader.props('follows', 'a', 'b', ['raw'])).toEqual({ raw: Buffer.from([1, 2]) });
+  });
+});
+
+describe('createEdgeReader: count', () => {
+  it('reads the recounted degree, 0n when never counted', async () => {
+    const { reader, harness } = await setup([add('a', 'b', 1n), add('a', 'c', 2n), add('d', 'a', 3n)]);
+    expect(await reader.count('follows', 'a', 'out')).toBe(0n); // not recounted yet: counts lag
+    await harness.recountDegrees();
+    expect(await reader.count('follows', 'a', 'out')).toBe(2n);
+    expect(await reader.count('follows', 'a', 'in')).toBe(1n);
+    expect(await reader.count('likes', 'a', 'out')).toBe(0n);
+  });
+});
+
+describe('createEdgeReader: read counters', () => {
+  it('records every page and point read against the logical partition asked for', async () => {
+    const { reader, samples } = await setup([add('a', 'b', 10n, { mutation_id: 'mm' }), add('a', 'c', 11n, { mutation_id: 'mm' }), remove('a', 'c', 12n, { mutation_id: 'mm' })]);
+    await reader.out('follows', 'a', { limit: 5 });
+    const recentKeyBytes = 8 + 1;
+    const linkValueBytes = 10 + 2;
+    expect(samples).toEqual([
+      // the validation reads of the index page: b is ACTIVE; c's entry was deleted by the remove
+      { namespace: 'follows_out', id: 'a', sample: { bytesRead: 1 + linkValueBytes, rowsRead: 1, rowsReturned: 0 } },
+      { namespace: 'follows_out_recent', id: 'a', sample: { bytesRead: recentKeyBytes + 2, rowsRead: 1, rowsReturned: 1 } },
+    ]);
+    samples.length = 0;
+    await reader.edge('follows', 'a', 'zz');
+    expect(samples).toEqual([{ namespace: 'follows_out', id: 'a', sample: { bytesRead: 0, rowsRead: 0, rowsReturned: 0 } }]);
+  });
+});

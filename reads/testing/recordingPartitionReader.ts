@@ -1,0 +1,43 @@
+import type { PartitionReader } from '../PartitionReader.ts';
+
+/** One call the reader made: a point read or a page, with the logical partition it asked for. */
+export interface RecordedRead {
+  readonly kind: 'get' | 'page';
+  readonly namespace: string;
+  readonly id: string;
+  readonly key?: Uint8Array;
+  readonly after?: Uint8Array;
+  readonly limit?: number;
+}
+
+/**
+ * For tests: a PartitionReader that passes every call to `inner` and records
+ * it, and the most calls that were ever in flight at once. `delayMs` holds
+ * each call open so concurrency bounds become observable.
+ */
+export function recordingPartitionReader(inner: PartitionReader, { delayMs = 0 }: { delayMs?: number } = {}) {
+  const calls: RecordedRead[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const track = async <T>(call: RecordedRead, run: () => Promise<T>): Promise<T> => {
+    calls.push(call);
+    maxInFlight = Math.max(maxInFlight, ++inFlight);
+    try {
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return await run();
+    } finally {
+      inFlight--;
+    }
+  };
+  const reader: PartitionReader = {
+    get: (namespace, id, key) => track({ kind: 'get', namespace, id, key }, () => inner.get(namespace, id, key)),
+    page: (namespace, id, query) =>
+      track({ kind: 'page', namespace, id, limit: query.limit, ...(query.after === undefined ? {} : { after: query.after }) }, () => inner.page(namespace, id, query)),
+  };
+  return {
+    reader,
+    calls,
+    maxInFlight: () => maxInFlight,
+    reset: () => void (calls.length = 0),
+  };
+}
