@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ChainChecksum, compareCells, nextUpdateTime, verifierDecision } from '../../../processors/split/index.ts';
 import type { SplitTask } from '../../../schemas/index.ts';
 import { splitTargetOf, type SplitTarget, type WideRowRecord, type WideRowVerification } from '../../../sinks/namespaces/index.ts';
@@ -111,7 +110,7 @@ async function settle(target: SplitTarget, record: WideRowRecord, key: Uint8Arra
     ]);
     const verdict = compareCells(original, split, frontier);
     if (verdict !== 'differs' || ctx.clock.nowMs() >= deadline) return { pair: { original, split }, verdict };
-    await sleep(SETTLE_POLL_MS);
+    await ctx.clock.sleep(SETTLE_POLL_MS);
     await ctx.heartbeat();
   }
 }
