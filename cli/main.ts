@@ -2,7 +2,9 @@
 // The `edgestream` command: the composition root (the only place that reads env and files).
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createAvroSerde } from '../streams/serde/index.ts';
-import { createEdgeProducer } from '../streams/producer/index.ts';
+import { createEdgeProducer, createWidePartitionPublisher } from '../streams/producer/index.ts';
+import { createWideRowRepository } from '../sinks/wide/index.ts';
+import { splitCommand, splitsCommand } from './commands/splits.ts';
 import { stopOnSignals } from '../streams/runtime/index.ts';
 import { createEdgePipeline, EDGE_PIPELINE_STAGES, type EdgePipelineStage } from '../streams/topology/createEdgePipeline.ts';
 import { dlqCommand } from './commands/dlq.ts';
@@ -131,6 +133,29 @@ program
   );
 
 registerReadCommands(program, globals);
+
+program
+  .command('splits')
+  .description('list the wide partitions the chain knows (wide_rows): status, rows, bytes, buckets, timings, verification')
+  .option('--json', 'one JSON array', false)
+  .action((o: { json: boolean }) => withCommandContext(globals(), async (ctx) => void (await splitsCommand(createWideRowRepository(await ctx.store()), ctx.config, o))));
+
+program
+  .command('split')
+  .description('split a partition now, or re-run a FAILED split (--force re-runs a COMPLETED one); the plan/split/verify stages do the work')
+  .argument('<namespace>', 'a link or recent namespace, e.g. follows_in or follows_in_recent')
+  .argument('<id>', 'the partition id (the vertex)')
+  .option('--force', 're-run a COMPLETED split', false)
+  .action((namespace: string, id: string, o: { force: boolean }) =>
+    withCommandContext(globals(), async (ctx) => {
+      const publisher = createWidePartitionPublisher({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry }), config: ctx.config, logger: ctx.logger });
+      try {
+        await splitCommand({ repository: createWideRowRepository(await ctx.store()), publisher, config: ctx.config }, namespace, id, o);
+      } finally {
+        await publisher.close();
+      }
+    }),
+  );
 
 function parseStages(args: readonly string[]): EdgePipelineStage[] {
   if (args.length === 0 || args.includes('all')) return [...EDGE_PIPELINE_STAGES];

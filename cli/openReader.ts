@@ -1,18 +1,38 @@
-import { createEdgeReader, createReadCounters, createStorePartitionReader, type EdgeReader } from '../reads/index.ts';
+import { createEdgeReader, createReadCounters, type EdgeReader } from '../reads/index.ts';
+import { createServingPartitions, type ServingPartitions } from '../reads/split/createServingPartitions.ts';
+import { createWidePartitionPublisher } from '../streams/producer/index.ts';
+import { createAvroSerde } from '../streams/serde/index.ts';
 import type { CommandContext } from './commandContext.ts';
 
+export interface OpenedReader {
+  readonly reader: EdgeReader;
+  readonly serving: ServingPartitions;
+  /** Stops the split directory and flushes any wide-partition event. */
+  close(): Promise<void>;
+}
+
 /**
- * The one place the CLI builds its EdgeReader, so the PartitionReader (plain
- * today, split-aware later) and the counters' sink change here only. A
- * one-shot command's counters see only its own reads; a wide partition is
- * logged, not yet published to `<prefix>wide-partitions`.
+ * The one place the CLI builds its EdgeReader: split-aware partitions (the
+ * directory's Bloom filter loaded before the first read) and read counters
+ * that publish wide partitions to `<prefix>wide-partitions`. A one-shot
+ * command's counters see only its own reads, so only a big read (a full scan
+ * of a celebrity) crosses the threshold.
  */
-export async function openReader(ctx: CommandContext): Promise<EdgeReader> {
-  const partitions = createStorePartitionReader(await ctx.store());
-  const counters = createReadCounters({
-    wide: ctx.config.wide,
-    onWide: (event) =>
-      ctx.logger.warn({ wide: { ...event, bytes_read: `${event.bytes_read}`, rows_read: `${event.rows_read}`, rows_returned: `${event.rows_returned}`, detected_at: `${event.detected_at}`, window_ms: `${event.window_ms}` } }, 'wide partition detected'),
+export async function openReader(ctx: CommandContext): Promise<OpenedReader> {
+  const store = await ctx.store();
+  const serving = createServingPartitions(store, ctx.config, {
+    onFallback: ({ namespace, partitionId, error }) => ctx.logger.warn({ namespace, partition_id: partitionId, err: error }, 'split read failed; read the original'),
+    onRefreshError: (err) => ctx.logger.warn({ err }, 'split directory reload failed'),
   });
-  return createEdgeReader({ partitions, config: ctx.config, counters });
+  await serving.start();
+  const publisher = createWidePartitionPublisher({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry }), config: ctx.config, logger: ctx.logger });
+  const counters = createReadCounters({ wide: ctx.config.wide, onWide: (event) => void publisher.publish(event) });
+  return {
+    reader: createEdgeReader({ partitions: serving.partitions, config: ctx.config, counters }),
+    serving,
+    async close() {
+      serving.stop();
+      await publisher.close();
+    },
+  };
 }

@@ -13,8 +13,12 @@ import { traverseCommand } from './traverse.ts';
 /** Opens the store and a reader for one command, then restates reader argument errors as flag errors. */
 const withReader = (globals: () => GlobalFlags, fn: (reader: EdgeReader) => Promise<unknown>): Promise<void> =>
   withCommandContext(globals(), async (ctx) => {
-    const reader = await openReader(ctx);
-    await withFlagNames(() => fn(reader));
+    const opened = await openReader(ctx);
+    try {
+      await withFlagNames(() => fn(opened.reader));
+    } finally {
+      await opened.close();
+    }
   });
 
 const json = (c: Command) => c.option('--json', 'one JSON document on stdout', false);

@@ -3,3 +3,4 @@ export { createEdgeProducer, type EdgeProducer, type EdgeProducerOptions, type S
 export type { CommonArgs, EdgeArgs, Properties } from './buildMutation.ts';
 export { ProducerError, type ProducerErrorCode } from './ProducerError.ts';
 export { createEventClock } from './createEventClock.ts';
+export { createWidePartitionPublisher, type WidePartitionPublisher } from './createWidePartitionPublisher.ts';
