@@ -49,6 +49,8 @@ export interface EdgestreamEnvOptions {
   readonly partitions?: number;
   /** Overrides of the runtime section; the defaults keep cascades and recounts fast. */
   readonly runtime?: NonNullable<EdgestreamConfigInput['runtime']>;
+  /** Overrides of the wide-partition section. */
+  readonly wide?: NonNullable<EdgestreamConfigInput['wide']>;
 }
 
 export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<EdgestreamEnv> {
@@ -68,6 +70,7 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
       repairMaxBackoffMs: 2_000,
       ...opts.runtime,
     },
+    ...(opts.wide ? { wide: opts.wide } : {}),
   };
   const config = parseEdgestreamConfig(configInput, `test config ${opts.name}`);
   const kafka = new Kafka({ clientId: `it-${opts.name}`, brokers: [...endpoints.kafkaBrokers], logLevel: logLevel.NOTHING });
