@@ -7,6 +7,7 @@ import { createWideRowRepository } from '../sinks/wide/index.ts';
 import { splitCommand, splitsCommand } from './commands/splits.ts';
 import { stopOnSignals } from '../streams/runtime/index.ts';
 import { createEdgePipeline, EDGE_PIPELINE_STAGES, type EdgePipelineStage } from '../streams/topology/createEdgePipeline.ts';
+import { demoCommand } from './commands/demo.ts';
 import { dlqCommand } from './commands/dlq.ts';
 import { initCommand } from './commands/init.ts';
 import { lagCommand } from './commands/lag.ts';
@@ -33,6 +34,14 @@ const program = new Command('edgestream')
   .showHelpAfterError();
 
 const globals = (): GlobalFlags => program.opts<GlobalFlags>();
+
+program
+  .command('demo')
+  .description('the main job (npm start): a social graph with a celebrity through the whole pipeline, the celebrity detected wide by its reads, split and verified, read latency before and after')
+  .option('--followers <n>', 'followers of the celebrity', positiveInt('--followers'), 30_000)
+  .option('--users <n>', 'other users (Zipf follows among them)', positiveInt('--users'), 2_000)
+  .option('--keep', 'keep the demo keyspace and topics afterwards', false)
+  .action((o: { followers: number; users: number; keep: boolean }) => withCommandContext(globals(), (ctx) => demoCommand(ctx, o)));
 
 program
   .command('smoke')
