@@ -41,7 +41,8 @@ program
   .option('--followers <n>', 'followers of the celebrity', positiveInt('--followers'), 30_000)
   .option('--users <n>', 'other users (Zipf follows among them)', positiveInt('--users'), 2_000)
   .option('--keep', 'keep the demo keyspace and topics afterwards', false)
-  .action((o: { followers: number; users: number; keep: boolean }) => withCommandContext(globals(), (ctx) => demoCommand(ctx, o)));
+  .option('--keep-stack', 'leave a local stack this command started running', false)
+  .action((o: { followers: number; users: number; keep: boolean; keepStack: boolean }) => withCommandContext({ ...globals(), keepStack: o.keepStack }, (ctx) => demoCommand(ctx, o)));
 
 program
   .command('smoke')
