@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../../sinks/memory/index.ts';
+import { bucketOfKey, splitBucketId, type WideRowRecord } from '../../sinks/namespaces/index.ts';
+import { createSplitDirectory, createSplitLayoutReader, createWideRowRepository, type SplitLayoutReader } from '../../sinks/wide/index.ts';
+import { createStorePartitionReader } from '../createStorePartitionReader.ts';
+import { createSplitAwarePartitionReader } from './createSplitAwarePartitionReader.ts';
+
+const NS = ['links', 'links_split', 'wide_rows', 'wide_row_checkpoints'].map((name) => ({ name, chunking: false }));
+
+async function setup(status: WideRowRecord['status'], layoutReader?: SplitLayoutReader) {
+  const store = createMemoryStore({ namespaces: NS });
+  const record: WideRowRecord = { namespace: 'links', partitionId: 'c', status, generation: 1, attempts: 1, splitNamespace: 'links_split', strategy: 'hash', buckets: 3, boundaries: [], rows: 0, bytes: 0, checksum: '', updatedAt: 1 };
+  await createWideRowRepository(store).put(record);
+  // The original and the split hold different values, so a read shows where it went.
+  for (let k = 0; k < 20; k++) {
+    const key = Uint8Array.of(k);
+    await store.namespace('links').put('c', key, Uint8Array.of(0), 5n);
+    await store.namespace('links_split').put(splitBucketId('c', 1, bucketOfKey({ strategy: 'hash', buckets: 3 }, key)), key, Uint8Array.of(1), 5n);
+  }
+  const directory = createSplitDirectory({ repository: createWideRowRepository(store), namespaces: ['links'], refreshMs: 60_000, falsePositiveRate: 0.01 });
+  await directory.refresh();
+  const fallbacks: unknown[] = [];
+  const reader = createSplitAwarePartitionReader({
+    original: createStorePartitionReader(store),
+    directory,
+    layoutReader: layoutReader ?? createSplitLayoutReader(store),
+    namespaces: new Set(['links']),
+    onFallback: (f) => fallbacks.push(f.error),
+  });
+  return { reader, fallbacks };
+}
+
+const source = (value: Uint8Array | undefined) => (value?.[0] === 1 ? 'split' : 'original');
+
+describe('split-aware PartitionReader', () => {
+  it('reads a COMPLETED split through its buckets (point and merged ascending pages)', async () => {
+    const { reader } = await setup('COMPLETED');
+    expect(source((await reader.get('links', 'c', Uint8Array.of(7)))?.value)).toBe('split');
+    const first = await reader.page('links', 'c', { limit: 8 });
+    const rest = await reader.page('links', 'c', { limit: 50, after: first.cells.at(-1)!.key });
+    expect([...first.cells, ...rest.cells].map((c) => c.key[0])).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(first.exhausted).toBe(false);
+    expect(rest.exhausted).toBe(true);
+    expect(new Set(first.cells.map((c) => source(c.value)))).toEqual(new Set(['split']));
+  });
+
+  it.each(['PLANNED', 'SPLIT', 'FAILED'] as const)('reads the original while the split is %s', async (status) => {
+    const { reader } = await setup(status);
+    expect(source((await reader.get('links', 'c', Uint8Array.of(7)))?.value)).toBe('original');
+  });
+
+  it('falls back to the original when the split read fails', async () => {
+    const broken: SplitLayoutReader = { get: () => Promise.reject(new Error('bucket down')), page: () => Promise.reject(new Error('bucket down')) };
+    const { reader, fallbacks } = await setup('COMPLETED', broken);
+    expect(source((await reader.get('links', 'c', Uint8Array.of(7)))?.value)).toBe('original');
+    expect((await reader.page('links', 'c', { limit: 100 })).cells).toHaveLength(20);
+    expect(fallbacks).toHaveLength(2);
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../memory/index.ts';
+import { splitBucketId, type WideRowRecord } from '../namespaces/index.ts';
+import { StoreError, type Mutation, type TwoLevelMapStore } from '../store/index.ts';
+import { createSplitDirectory } from './createSplitDirectory.ts';
+import { createSplitMirroringStore } from './createSplitMirroringStore.ts';
+import { createWideRowRepository } from './wideRowRepository.ts';
+
+const NS = [{ name: 'links', chunking: false }, { name: 'links_split', chunking: false }, { name: 'wide_rows', chunking: false }, { name: 'wide_row_checkpoints', chunking: false }];
+const record = (status: WideRowRecord['status']): WideRowRecord => ({
+  namespace: 'links', partitionId: 'celeb', status, generation: 3, attempts: 3, splitNamespace: 'links_split', strategy: 'hash',
+  buckets: 4, boundaries: [], rows: 0, bytes: 0, checksum: '', updatedAt: 1,
+});
+const put = (id: string, key: number, writeTime = 10n): Mutation => ({ namespace: 'links', id, writeTime, deletions: [], additions: [{ key: Uint8Array.of(key), value: Uint8Array.of(1) }] });
+
+async function setup(status: WideRowRecord['status']) {
+  const store = createMemoryStore({ namespaces: NS });
+  const repository = createWideRowRepository(store);
+  await repository.put(record(status));
+  const directory = createSplitDirectory({ repository, namespaces: ['links'], refreshMs: 60_000, falsePositiveRate: 0.01 });
+  await directory.refresh();
+  return { store, directory };
+}
+
+const bucketCells = async (store: TwoLevelMapStore) => {
+  let n = 0;
+  for (let b = 0; b < 4; b++) n += (await store.namespace('links_split').slice(splitBucketId('celeb', 3, b), { limit: 100 })).cells.length;
+  return n;
+};
+
+describe('split mirroring store', () => {
+  it('mirrors writes of a partition being split into its current generation, and nothing else', async () => {
+    const { store, directory } = await setup('SPLITTING');
+    const mirrored = createSplitMirroringStore(store, { directory, namespaces: new Set(['links']) });
+    await mirrored.mutateMany([put('celeb', 1), put('celeb', 2), put('other', 3)]);
+    expect(await bucketCells(store)).toBe(2);
+    expect(directory.mightHaveRecord('links', 'other')).toBe(false);
+  });
+
+  it('does not mirror a FAILED split', async () => {
+    const { store, directory } = await setup('FAILED');
+    await createSplitMirroringStore(store, { directory, namespaces: new Set(['links']) }).mutateMany([put('celeb', 1)]);
+    expect(await bucketCells(store)).toBe(0);
+  });
+
+  it('reports a failed mirror write as a failure of the mutation it copies', async () => {
+    const { store, directory } = await setup('COMPLETED');
+    const failing: TwoLevelMapStore = {
+      ...store,
+      namespaces: store.namespaces,
+      features: store.features,
+      namespace: (n) => store.namespace(n),
+      async mutateMany(ms) {
+        const bad = ms.flatMap((m, i) => (m.namespace === 'links_split' ? [i] : []));
+        throw new StoreError('partial_failure', 'mirror down', { failures: [{ mutationIndexes: bad, error: new StoreError('unavailable', 'down') }] });
+      },
+    };
+    const err = await createSplitMirroringStore(failing, { directory, namespaces: new Set(['links']) }).mutateMany([put('other', 1), put('celeb', 2)]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as StoreError).failures.map((f) => f.mutationIndexes)).toEqual([[1]]);
+  });
+});
