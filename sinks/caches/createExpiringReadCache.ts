@@ -1,3 +1,4 @@
+import { decorateStore } from '../store/decorateStore.ts';
 import type { Cell, Mutation, NamespaceStore, TwoLevelMapStore } from '../store/TwoLevelMapStore.ts';
 
 export interface ExpiringReadCacheOptions {
@@ -66,15 +67,7 @@ export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringR
     for (const k of entries.keys()) if (touched.some((p) => k.startsWith(p))) entries.delete(k);
   };
 
-  return {
-    get features() {
-      return inner.features;
-    },
-    get namespaces() {
-      return inner.namespaces;
-    },
-    init: () => inner.init(),
-    close: () => inner.close(),
+  return decorateStore(inner, {
     namespace: (name) => (cached.has(name) ? wrap(inner.namespace(name)) : inner.namespace(name)),
     async mutateMany(mutations) {
       const touched = touchedPartitions(mutations);
@@ -86,5 +79,5 @@ export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringR
         invalidate(touched); // a read that raced the write must not keep the old value
       }
     },
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import { MIRRORED_STATUSES, splitTargetOf } from '../namespaces/index.ts';
-import { isStoreError, StoreError, type Mutation, type TwoLevelMapStore } from '../store/index.ts';
+import { decorateStore, isStoreError, StoreError, type Mutation, type TwoLevelMapStore } from '../store/index.ts';
 import { mirrorMutation } from './mirrorMutation.ts';
 import type { SplitDirectory } from './createSplitDirectory.ts';
 
@@ -30,16 +30,7 @@ export function createSplitMirroringStore(inner: TwoLevelMapStore, opts: { direc
     }
     return { extra, sourceOf };
   };
-  return {
-    get features() {
-      return inner.features;
-    },
-    get namespaces() {
-      return inner.namespaces;
-    },
-    init: () => inner.init(),
-    close: () => inner.close(),
-    namespace: (name) => inner.namespace(name),
+  return decorateStore(inner, {
     async mutateMany(mutations) {
       const { extra, sourceOf } = await mirrorsOf(mutations);
       if (extra.length === 0) return inner.mutateMany(mutations);
@@ -53,5 +44,5 @@ export function createSplitMirroringStore(inner: TwoLevelMapStore, opts: { direc
         throw new StoreError('partial_failure', e.message, { cause: e, failures });
       }
     },
-  };
+  });
 }

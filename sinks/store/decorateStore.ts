@@ -1,0 +1,21 @@
+import type { TwoLevelMapStore } from './TwoLevelMapStore.ts';
+
+/**
+ * A store that forwards everything to `inner` except the methods it overrides:
+ * the base of every decorator (caches, the split mirror, test doubles), so
+ * each states only what it changes.
+ */
+export function decorateStore(inner: TwoLevelMapStore, overrides: Partial<Pick<TwoLevelMapStore, 'namespace' | 'mutateMany'>>): TwoLevelMapStore {
+  return {
+    get features() {
+      return inner.features;
+    },
+    get namespaces() {
+      return inner.namespaces;
+    },
+    init: () => inner.init(),
+    close: () => inner.close(),
+    namespace: overrides.namespace ?? ((name) => inner.namespace(name)),
+    mutateMany: overrides.mutateMany ?? ((mutations) => inner.mutateMany(mutations)),
+  };
+}
