@@ -91,7 +91,8 @@ async function runChain(s: ReturnType<typeof setup>, namespace: string): Promise
   return (await s.deps.repository.get(namespace, 'celeb'))!;
 }
 
-describe('split stages on the memory store', () => {
+// Walks of a few thousand rows: fast alone (~1 s), but `npm test` runs them next to the integration suite on 2 cores.
+describe('split stages on the memory store', { timeout: 60_000 }, () => {
   it.each(['follows_in', 'follows_in_recent'])('plans, copies and verifies %s; pages through the split equal the original', async (namespace) => {
     const s = setup();
     await applyEvents(s.store, Array.from({ length: 3_000 }, (_, i) => follow(i)));
