@@ -87,6 +87,8 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
     refresh,
     mightHaveRecord(namespace, partitionId) {
       stats.checks++;
+      // No record at all (the usual state of a store) needs no hashing: the write path asks for every mutation.
+      if (stats.records === 0) return false;
       const hit = filter?.has(key(namespace, partitionId)) ?? false;
       if (hit) stats.hits++;
       return hit;
