@@ -1,0 +1,57 @@
+import type { NamespaceStore, TwoLevelMapStore } from '../../sinks/store/index.ts';
+
+export interface ReadCounts {
+  /** Per namespace: point reads, slices and cells the slices returned. */
+  readonly [namespace: string]: { gets: number; slices: number; cells: number };
+}
+
+/**
+ * A pass-through store that counts point reads and slices per namespace, so
+ * the bench can show where the reader's reads went (the original namespaces
+ * before the split, the `_split` tables after it). Writes are not counted.
+ */
+export function createCountingStore(inner: TwoLevelMapStore): { store: TwoLevelMapStore; counts: () => ReadCounts; reset: () => void } {
+  let counts: Record<string, { gets: number; slices: number; cells: number }> = {};
+  const of = (ns: string) => (counts[ns] ??= { gets: 0, slices: 0, cells: 0 });
+  const wrapped = new Map<string, NamespaceStore>();
+  const store: TwoLevelMapStore = {
+    get features() {
+      return inner.features;
+    },
+    get namespaces() {
+      return inner.namespaces;
+    },
+    init: () => inner.init(),
+    close: () => inner.close(),
+    mutateMany: (mutations) => inner.mutateMany(mutations),
+    namespace(name) {
+      let ns = wrapped.get(name);
+      if (ns === undefined) {
+        const base = inner.namespace(name);
+        ns = {
+          namespace: base.namespace,
+          features: base.features,
+          put: (...a) => base.put(...a),
+          delete: (...a) => base.delete(...a),
+          get: (...a) => {
+            of(name).gets++;
+            return base.get(...a);
+          },
+          async slice(...a) {
+            const page = await base.slice(...a);
+            const c = of(name);
+            c.slices++;
+            c.cells += page.cells.length;
+            return page;
+          },
+          scanPrefix: (...a) => base.scanPrefix(...a),
+          deleteNewest: (...a) => base.deleteNewest(...a),
+          keepNewest: (...a) => base.keepNewest(...a),
+        };
+        wrapped.set(name, ns);
+      }
+      return ns;
+    },
+  };
+  return { store, counts: () => structuredClone(counts), reset: () => (counts = {}) };
+}

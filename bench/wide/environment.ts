@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import type cassandra from 'cassandra-driver';
+import type { StackEndpoints } from '../../stack/endpoints.ts';
+import { readRecord } from '../../stack/localStack.ts';
+import { loadStackConfig, STACK_VERSIONS } from '../../stack/stackConfig.ts';
+import { round } from '../ingest/stats.ts';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+/** The commit the bench runs, and which files outside bench/ differ from it (others may be editing). */
+export function codeVersion(): { commit: string; dirtyOutsideBench: string[] } {
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench'], { cwd: REPO_ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.slice(3));
+    return { commit, dirtyOutsideBench: dirty };
+  } catch {
+    return { commit: 'unknown', dirtyOutsideBench: [] };
+  }
+}
+
+/** Pids of the local stack's servers (for CPU accounting); empty for an external or Docker stack. */
+export function serverPidsOf(endpoints: StackEndpoints): Record<string, number | undefined> {
+  if (endpoints.source !== 'local') return {};
+  const config = loadStackConfig();
+  return { cassandra: readRecord(config, 'cassandra')?.pid, kafka: readRecord(config, 'kafka')?.pid, registry: readRecord(config, 'registry')?.pid };
+}
+
+export async function collectVersions(endpoints: StackEndpoints, cql: cassandra.Client) {
+  const require = createRequire(import.meta.url);
+  const pkg = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
+  const release = (await cql.execute('SELECT release_version FROM system.local')).first()?.['release_version'] as string | undefined;
+  const local = endpoints.source === 'local';
+  return {
+    node: process.version,
+    kafka: local ? STACK_VERSIONS.kafka : 'unknown (external/docker)',
+    cassandra: release ?? 'unknown',
+    registry: local ? `Apicurio ${STACK_VERSIONS.apicurio}` : 'unknown (external/docker)',
+    kafkajs: pkg('kafkajs'),
+    cassandraDriver: pkg('cassandra-driver'),
+    stackSource: endpoints.source,
+  };
+}
+
+export function machine() {
+  return { cores: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: round(os.totalmem() / 2 ** 30, 1), loadAverage: os.loadavg().map((x) => round(x, 2)) };
+}
