@@ -13,6 +13,7 @@ import { registerSchemas, subjectFor } from '../../streams/serde/index.ts';
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
 import { ensureTopics, topicName } from '../../streams/topics/index.ts';
 import { topicSpecs } from '../../streams/topics/topicSpecs.ts';
+import { deleteGroups, deleteSubject, dropKeyspace } from '../shared/benchCleanup.ts';
 
 /**
  * One throwaway pipeline deployment: a fresh topic prefix and keyspace, the
@@ -98,40 +99,4 @@ export async function createBenchRun(deps: {
     throw e;
   }
   return { id, config, configFile, dir, inputTopic, fanOutGroup, cleanup };
-}
-
-async function dropKeyspace(endpoints: StackEndpoints, keyspace: string): Promise<void> {
-  const { default: cassandra } = await import('cassandra-driver');
-  const client = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc, socketOptions: { readTimeout: 60_000 } });
-  try {
-    await client.execute(`DROP KEYSPACE IF EXISTS "${keyspace}"`);
-  } finally {
-    await client.shutdown();
-  }
-}
-
-/** Soft delete, then permanent delete (Confluent API; Apicurio's ccompat layer supports both). */
-async function deleteSubject(registryUrl: string, subject: string): Promise<void> {
-  const base = `${registryUrl.replace(/\/$/, '')}/subjects/${encodeURIComponent(subject)}`;
-  const soft = await fetch(base, { method: 'DELETE' });
-  if (!soft.ok && soft.status !== 404) throw new Error(`DELETE ${subject}: HTTP ${soft.status}`);
-  const hard = await fetch(`${base}?permanent=true`, { method: 'DELETE' });
-  if (!hard.ok && hard.status !== 404) throw new Error(`DELETE ${subject}?permanent=true: HTTP ${hard.status}`);
-}
-
-/** A group is deletable once its last member has left; right after a stop the coordinator may still list it. */
-async function deleteGroups(admin: Admin, groups: string[]): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await admin.deleteGroups(groups);
-      return;
-    } catch (e) {
-      const failed = (e as { groups?: { groupId: string; error?: { type?: string } }[] }).groups ?? [];
-      const reasons = failed.filter((g) => g.error).map((g) => `${g.groupId}: ${g.error?.type ?? 'error'}`);
-      if (attempt >= 5) throw new Error(reasons.length ? reasons.join(', ') : String(e));
-      groups = failed.length ? failed.filter((g) => g.error && g.error.type !== 'GROUP_ID_NOT_FOUND').map((g) => g.groupId) : groups;
-      if (groups.length === 0) return;
-      await new Promise((r) => setTimeout(r, 2_000));
-    }
-  }
 }

@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 // bench:ingest — end-to-end ingest throughput, latency and memory of the edgestream write path,
 // against the raw Cassandra ceiling measured in the same run. See bench/ingest/README.md.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import cassandra from 'cassandra-driver';
@@ -11,9 +9,7 @@ import type { Admin } from 'kafkajs';
 import { connectClients } from '../../cli/connectClients.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { endpointsToEnv, type StackEndpoints } from '../../stack/endpoints.ts';
-import { readRecord } from '../../stack/localStack.ts';
 import { resolveStack } from '../../stack/resolveStack.ts';
-import { loadStackConfig, STACK_VERSIONS } from '../../stack/stackConfig.ts';
 import { createEdgeProducer } from '../../streams/producer/index.ts';
 import { createAvroSerde } from '../../streams/serde/index.ts';
 import { topicName } from '../../streams/topics/index.ts';
@@ -30,9 +26,9 @@ import { createStatusLine } from './progressLine.ts';
 import { fmt, median, round } from './stats.ts';
 import { runThroughputPhase, type ThroughputResult } from './throughputPhase.ts';
 import { addEdgeWorkload, benchTables, PublishedEdges, rowsOfAddEdge, type Row } from './workload.ts';
+import { codeVersion, collectVersions, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
 
 const IDLE_BASELINE_MS = 5_000;
-const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 const status = createStatusLine();
 const say = (line: string) => status.log(line);
 
@@ -470,42 +466,6 @@ async function dropKeyspacesOf(cql: cassandra.Client, runId: string): Promise<vo
   for (const ks of rs.rows.map((x) => String(x['keyspace_name'])).filter((k) => k.startsWith(`bench_${runId}`))) {
     await cql.execute(`DROP KEYSPACE IF EXISTS "${ks}"`, [], { readTimeout: 60_000 });
   }
-}
-
-/** The commit the processors run from, and whether files outside bench/ differ from it (others may be editing). */
-function codeVersion(): { commit: string; dirtyOutsideBench: string[] } {
-  try {
-    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench'], { cwd: REPO_ROOT, encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => l.slice(3));
-    return { commit, dirtyOutsideBench: dirty };
-  } catch {
-    return { commit: 'unknown', dirtyOutsideBench: [] };
-  }
-}
-
-function serverPidsOf(endpoints: StackEndpoints): Record<string, number | undefined> {
-  if (endpoints.source !== 'local') return {};
-  const config = loadStackConfig();
-  return { cassandra: readRecord(config, 'cassandra')?.pid, kafka: readRecord(config, 'kafka')?.pid, registry: readRecord(config, 'registry')?.pid };
-}
-
-async function collectVersions(endpoints: StackEndpoints, cql: cassandra.Client) {
-  const require = createRequire(import.meta.url);
-  const pkg = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
-  const release = (await cql.execute('SELECT release_version FROM system.local')).first()?.['release_version'] as string | undefined;
-  const local = endpoints.source === 'local';
-  return {
-    node: process.version,
-    kafka: local ? STACK_VERSIONS.kafka : 'unknown (external/docker)',
-    cassandra: release ?? 'unknown',
-    registry: local ? `Apicurio ${STACK_VERSIONS.apicurio}` : 'unknown (external/docker)',
-    kafkajs: pkg('kafkajs'),
-    cassandraDriver: pkg('cassandra-driver'),
-    stackSource: endpoints.source,
-  };
 }
 
 const METHOD = {

@@ -21,7 +21,7 @@ import { measureBloomCost } from './bloomCost.ts';
 import { waitForQuietCassandra } from './cassandraQuiet.ts';
 import { countRemoved, followEvent, unfollowEvent, isRemoved, type Celebrity } from './celebrityWorkload.ts';
 import { createCountingStore } from './countingStore.ts';
-import { codeVersion, collectVersions, machine, REPO_ROOT, serverPidsOf } from './environment.ts';
+import { codeVersion, collectVersions, machine, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
 import { scanAllInNeighbours } from './fullScan.ts';
 import { loadMutations, type LoadResult } from './loadPhase.ts';
 import { measureNewestPage } from './pageLatency.ts';

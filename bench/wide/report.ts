@@ -7,7 +7,7 @@ import type { BloomCost } from './bloomCost.ts';
 import type { QuietWait } from './cassandraQuiet.ts';
 import type { Celebrity } from './celebrityWorkload.ts';
 import type { ReadCounts } from './countingStore.ts';
-import type { codeVersion, collectVersions, machine } from './environment.ts';
+import type { codeVersion, collectVersions, machine } from '../shared/benchEnvironment.ts';
 import type { FullScan } from './fullScan.ts';
 import type { LoadResult } from './loadPhase.ts';
 import type { PageLatency } from './pageLatency.ts';
