@@ -1,4 +1,4 @@
-import type { NamespaceStore, TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { decorateStore, type NamespaceStore, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 
 export interface ReadCounts {
   /** Per namespace: point reads, slices and cells the slices returned. */
@@ -14,16 +14,7 @@ export function createCountingStore(inner: TwoLevelMapStore): { store: TwoLevelM
   let counts: Record<string, { gets: number; slices: number; cells: number }> = {};
   const of = (ns: string) => (counts[ns] ??= { gets: 0, slices: 0, cells: 0 });
   const wrapped = new Map<string, NamespaceStore>();
-  const store: TwoLevelMapStore = {
-    get features() {
-      return inner.features;
-    },
-    get namespaces() {
-      return inner.namespaces;
-    },
-    init: () => inner.init(),
-    close: () => inner.close(),
-    mutateMany: (mutations) => inner.mutateMany(mutations),
+  const store = decorateStore(inner, {
     namespace(name) {
       let ns = wrapped.get(name);
       if (ns === undefined) {
@@ -52,6 +43,6 @@ export function createCountingStore(inner: TwoLevelMapStore): { store: TwoLevelM
       }
       return ns;
     },
-  };
+  });
   return { store, counts: () => structuredClone(counts), reset: () => (counts = {}) };
 }

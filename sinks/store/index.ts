@@ -26,3 +26,4 @@ export {
 export type { NamespaceConfigInput, NamespaceSettings } from './storeConfig.ts';
 export { MAX_ID_BYTES, MAX_KEY_BYTES, MAX_SLICE_LIMIT, MAX_WRITE_TIME } from './validateArgs.ts';
 export { decorateStore } from './decorateStore.ts';
+export { remapPartialFailure } from './remapPartialFailure.ts';

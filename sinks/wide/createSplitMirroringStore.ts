@@ -1,5 +1,5 @@
 import { MIRRORED_STATUSES, splitTargetOf } from '../namespaces/index.ts';
-import { decorateStore, isStoreError, StoreError, type Mutation, type TwoLevelMapStore } from '../store/index.ts';
+import { decorateStore, isStoreError, remapPartialFailure, type Mutation, type TwoLevelMapStore } from '../store/index.ts';
 import { mirrorMutation } from './mirrorMutation.ts';
 import type { SplitDirectory } from './createSplitDirectory.ts';
 
@@ -39,9 +39,7 @@ export function createSplitMirroringStore(inner: TwoLevelMapStore, opts: { direc
       } catch (e) {
         // A failed mirror is a failure of the mutation it copies: the caller repairs that one.
         if (!isStoreError(e) || e.code !== 'partial_failure') throw e;
-        const n = mutations.length;
-        const failures = e.failures.map((f) => ({ error: f.error, mutationIndexes: [...new Set(f.mutationIndexes.map((j) => (j < n ? j : (sourceOf[j - n] as number))))] }));
-        throw new StoreError('partial_failure', e.message, { cause: e, failures });
+        throw remapPartialFailure(e, [...mutations.keys(), ...sourceOf]);
       }
     },
   });

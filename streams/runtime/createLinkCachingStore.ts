@@ -1,4 +1,4 @@
-import { StoreError, isStoreError, type Mutation, type MutationFailure, type TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { decorateStore, isStoreError, remapPartialFailure, type Mutation, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import type { LinkCache } from './linkCache.ts';
 
 /** Link namespaces (`<type>_out`, `<type>_in`): small values, rewritten often by replays and re-follows. */
@@ -38,16 +38,7 @@ export function createLinkCachingStore(
     return value.length <= limit;
   };
 
-  return {
-    get features() {
-      return inner.features;
-    },
-    get namespaces() {
-      return inner.namespaces;
-    },
-    init: () => inner.init(),
-    namespace: (name) => inner.namespace(name),
-    close: () => inner.close(),
+  return decorateStore(inner, {
     async mutateMany(mutations: readonly Mutation[]) {
       const sent: Mutation[] = [];
       const originOf: number[] = [];
@@ -78,7 +69,7 @@ export function createLinkCachingStore(
       }
       recordLanded(sent, failed);
     },
-  };
+  });
 
   function recordLanded(sent: readonly Mutation[], failed: ReadonlySet<number>): void {
     sent.forEach((m, i) => {
@@ -112,12 +103,4 @@ function partitionAt(namespace: string, id: string, writeTime: bigint): string {
 
 function cellAt(namespace: string, id: string, key: Uint8Array, writeTime: bigint): string {
   return `${namespace}\u0000${id}\u0000${Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('hex')}@${writeTime}`;
-}
-
-function remapPartialFailure(e: StoreError, originOf: readonly number[]): StoreError {
-  const failures: MutationFailure[] = e.failures.map((f) => ({
-    error: f.error,
-    mutationIndexes: f.mutationIndexes.map((i) => originOf[i] as number),
-  }));
-  return new StoreError('partial_failure', e.message, { cause: e.cause ?? e, failures });
 }

@@ -1,4 +1,4 @@
-import { StoreError, type Mutation, type StoreErrorCode, type TwoLevelMapStore } from '../../../sinks/store/index.ts';
+import { decorateStore, StoreError, type Mutation, type StoreErrorCode, type TwoLevelMapStore } from '../../../sinks/store/index.ts';
 
 /**
  * Wraps a store so tests can make writes or reads fail: `failWrites` decides
@@ -12,15 +12,7 @@ export function faultyStore(inner: TwoLevelMapStore) {
   let wholeCallFault: ((call: number) => unknown) | undefined;
   let readFault: ((namespace: string, call: number) => StoreErrorCode | undefined) | undefined;
   let reads = 0;
-  const store: TwoLevelMapStore = {
-    get features() {
-      return inner.features;
-    },
-    get namespaces() {
-      return inner.namespaces;
-    },
-    init: () => inner.init(),
-    close: () => inner.close(),
+  const store = decorateStore(inner, {
     namespace(name) {
       const ns = inner.namespace(name);
       return {
@@ -53,7 +45,7 @@ export function faultyStore(inner: TwoLevelMapStore) {
         });
       }
     },
-  };
+  });
   return {
     store,
     calls,
