@@ -12,8 +12,7 @@ import type { StackEndpoints } from '../../stack/endpoints.ts';
 import { registerSchemas, subjectFor } from '../../streams/serde/index.ts';
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
 import { ensureTopics, topicName } from '../../streams/topics/index.ts';
-import { topicSpecs } from '../../streams/topics/topicSpecs.ts';
-import { deleteGroups, deleteSubject, dropKeyspace } from '../shared/benchCleanup.ts';
+import { cleanUpBenchRun } from '../shared/benchCleanup.ts';
 
 /**
  * One throwaway pipeline deployment: a fresh topic prefix and keyspace, the
@@ -58,23 +57,7 @@ export async function createBenchRun(deps: {
   const subject = subjectFor(inputTopic, knownSchemas.EdgeMutation);
 
   const cleanup = async (): Promise<void> => {
-    const problems: string[] = [];
-    const attempt = async (what: string, fn: () => Promise<unknown>) => {
-      try {
-        await fn();
-      } catch (e) {
-        problems.push(`${what}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    };
-    const topics = topicSpecs(config).map((s) => s.topic);
-    const existing = new Set(await deps.admin.listTopics().catch(() => topics));
-    await attempt('delete topics', () => deps.admin.deleteTopics({ topics: topics.filter((t) => existing.has(t)), timeout: 30_000 }));
-    const groups = edgePipelineGroups(config).map((g) => g.group);
-    const known = new Set((await deps.admin.listGroups().catch(() => ({ groups: [] }))).groups.map((g) => g.groupId));
-    const ours = groups.filter((g) => known.has(g));
-    if (ours.length > 0) await attempt('delete consumer groups', () => deleteGroups(deps.admin, ours));
-    await attempt('drop keyspace', () => dropKeyspace(deps.endpoints, config.cassandra.keyspace));
-    await attempt('delete registry subject', () => deleteSubject(deps.endpoints.schemaRegistryUrl, subject));
+    const problems = await cleanUpBenchRun(deps, config, [subject]);
     fs.rmSync(dir, { recursive: true, force: true });
     if (problems.length > 0) deps.log(`cleanup of ${id} incomplete: ${problems.join('; ')}`);
   };

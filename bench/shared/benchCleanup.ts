@@ -1,6 +1,9 @@
 import type { Admin } from 'kafkajs';
 import cassandra from 'cassandra-driver';
+import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import type { StackEndpoints } from '../../stack/endpoints.ts';
+import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
+import { topicSpecs } from '../../streams/topics/index.ts';
 
 // What a benchmark run leaves behind and removes at the end: its keyspace, registry subjects and consumer groups.
 
@@ -37,4 +40,30 @@ export async function deleteGroups(admin: Admin, groups: string[]): Promise<void
       await new Promise((r) => setTimeout(r, 2_000));
     }
   }
+}
+
+/**
+ * Removes everything one benchmark run created for `config`: its topics, the
+ * pipeline's consumer groups, its keyspace and the given registry subjects.
+ * Best effort: every step is tried; what failed is returned, not thrown.
+ */
+export async function cleanUpBenchRun(deps: { admin: Admin; endpoints: StackEndpoints }, config: EdgestreamConfig, subjects: readonly string[]): Promise<string[]> {
+  const problems: string[] = [];
+  const attempt = async (what: string, fn: () => Promise<unknown>) => {
+    try {
+      await fn();
+    } catch (e) {
+      problems.push(`${what}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  const topics = topicSpecs(config).map((s) => s.topic);
+  const existing = new Set(await deps.admin.listTopics().catch(() => topics));
+  const ourTopics = topics.filter((t) => existing.has(t));
+  if (ourTopics.length > 0) await attempt('delete topics', () => deps.admin.deleteTopics({ topics: ourTopics, timeout: 30_000 }));
+  const known = new Set((await deps.admin.listGroups().catch(() => ({ groups: [] }))).groups.map((g) => g.groupId));
+  const groups = edgePipelineGroups(config).map((g) => g.group).filter((g) => known.has(g));
+  if (groups.length > 0) await attempt('delete consumer groups', () => deleteGroups(deps.admin, groups));
+  await attempt('drop keyspace', () => dropKeyspace(deps.endpoints, config.cassandra.keyspace));
+  for (const subject of subjects) await attempt(`delete subject ${subject}`, () => deleteSubject(deps.endpoints.schemaRegistryUrl, subject));
+  return problems;
 }

@@ -6,9 +6,8 @@ import { parseEdgestreamConfig, type EdgestreamConfig, type EdgestreamConfigInpu
 import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
 import type { StackEndpoints } from '../../stack/endpoints.ts';
 import { registerSchemas, subjectFor } from '../../streams/serde/index.ts';
-import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
-import { ensureTopics, topicSchemas, topicSpecs } from '../../streams/topics/index.ts';
-import { deleteGroups, deleteSubject, dropKeyspace } from '../shared/benchCleanup.ts';
+import { ensureTopics, topicSchemas } from '../../streams/topics/index.ts';
+import { cleanUpBenchRun } from '../shared/benchCleanup.ts';
 
 /**
  * One throwaway deployment for the wide bench: a fresh topic prefix
@@ -49,23 +48,8 @@ export async function createWideRun(deps: {
 
   const cleanup = async (): Promise<void> => {
     const problems: string[] = [];
-    const attempt = async (what: string, fn: () => Promise<unknown>) => {
-      try {
-        await fn();
-      } catch (e) {
-        problems.push(`${what}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    };
-    if (store) await attempt('close store', () => (store as TwoLevelMapStore).close());
-    const topics = topicSpecs(config).map((s) => s.topic);
-    const existing = new Set(await deps.admin.listTopics().catch(() => topics));
-    const ours = topics.filter((t) => existing.has(t));
-    if (ours.length > 0) await attempt('delete topics', () => deps.admin.deleteTopics({ topics: ours, timeout: 30_000 }));
-    const known = new Set((await deps.admin.listGroups().catch(() => ({ groups: [] }))).groups.map((g) => g.groupId));
-    const groups = edgePipelineGroups(config).map((g) => g.group).filter((g) => known.has(g));
-    if (groups.length > 0) await attempt('delete consumer groups', () => deleteGroups(deps.admin, groups));
-    await attempt('drop keyspace', () => dropKeyspace(deps.endpoints, config.cassandra.keyspace));
-    for (const subject of subjects) await attempt(`delete subject ${subject}`, () => deleteSubject(deps.endpoints.schemaRegistryUrl, subject));
+    if (store) await (store as TwoLevelMapStore).close().catch((e: unknown) => problems.push(`close store: ${e instanceof Error ? e.message : String(e)}`));
+    problems.push(...(await cleanUpBenchRun(deps, config, subjects)));
     if (problems.length > 0) deps.log(`cleanup of ${id} incomplete: ${problems.join('; ')}`);
   };
 
