@@ -19,7 +19,7 @@ import {
   type Runner,
   type RuntimeTuning,
 } from '../runtime/index.ts';
-import { createSplitChain, SPLIT_CHAIN_STAGES, SPLIT_STAGE_GROUPS, type SplitChainStage } from '../runtime/split/index.ts';
+import { createSplitChain, SPLIT_CHAIN_STAGES, SPLIT_STAGE_GROUPS, SPLIT_STAGE_INPUTS, type SplitChainStage } from '../runtime/split/index.ts';
 import type { AvroSerde } from '../serde/index.ts';
 import { repairTopicOf, topicName } from '../topics/index.ts';
 
@@ -143,9 +143,6 @@ export function edgePipelineGroups(config: EdgestreamConfig): { stage: EdgePipel
     { stage: 'fanout', group: `${prefix}${fanOut}`, topic: topicName(prefix, 'edge-mutations') },
     { stage: 'repair', group: `${prefix}${fanOut}.repair`, topic: topicName(prefix, repairTopicOf('edge-mutations')) },
     { stage: 'cascade', group: `${prefix}${cascade}`, topic: topicName(prefix, 'edge-mutations') },
-    ...SPLIT_CHAIN_STAGES.map((stage: SplitChainStage) => ({ stage, group: `${prefix}${SPLIT_STAGE_GROUPS[stage]}`, topic: topicName(prefix, SPLIT_INPUTS[stage]) })),
+    ...SPLIT_CHAIN_STAGES.map((stage: SplitChainStage) => ({ stage, group: `${prefix}${SPLIT_STAGE_GROUPS[stage]}`, topic: topicName(prefix, SPLIT_STAGE_INPUTS[stage]) })),
   ];
 }
-
-/** The topic each chain stage consumes. */
-const SPLIT_INPUTS = { plan: 'wide-partitions', split: 'split-plans', verify: 'split-results' } as const;

@@ -1,5 +1,6 @@
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
+import type { LogicalTopic } from '../../../processors/index.ts';
 import type { EdgestreamConfig } from '../../../schemas/config/edgestreamConfig.ts';
 import { knownSchemas } from '../../../schemas/index.ts';
 import { splittableNamespaces } from '../../../sinks/namespaces/index.ts';
@@ -20,6 +21,8 @@ export type SplitChainStage = (typeof SPLIT_CHAIN_STAGES)[number];
 
 /** Consumer group suffix of each chain stage. */
 export const SPLIT_STAGE_GROUPS: Readonly<Record<SplitChainStage, string>> = { plan: 'split-planner', split: 'split-splitter', verify: 'split-verifier' };
+/** The topic each chain stage consumes. */
+export const SPLIT_STAGE_INPUTS = { plan: 'wide-partitions', split: 'split-plans', verify: 'split-results' } as const satisfies Record<SplitChainStage, LogicalTopic>;
 
 export interface SplitChainOptions {
   readonly kafka: Kafka;
@@ -47,10 +50,10 @@ export function createSplitChain(opts: SplitChainOptions): Map<SplitChainStage, 
   for (const stage of opts.stages) {
     const runner =
       stage === 'plan'
-        ? createSplitStageRunner({ ...common, name: SPLIT_STAGE_GROUPS.plan, input: 'wide-partitions', schema: knownSchemas.WidePartitionDetected, handle: (e, ctx) => planPartition(e, deps, ctx) })
+        ? createSplitStageRunner({ ...common, name: SPLIT_STAGE_GROUPS.plan, input: SPLIT_STAGE_INPUTS.plan, schema: knownSchemas.WidePartitionDetected, handle: (e, ctx) => planPartition(e, deps, ctx) })
         : stage === 'split'
-          ? createSplitStageRunner({ ...common, name: SPLIT_STAGE_GROUPS.split, input: 'split-plans', schema: knownSchemas.SplitTask, handle: (e, ctx) => copyPartition(e, deps, ctx) })
-          : createSplitStageRunner({ ...common, name: SPLIT_STAGE_GROUPS.verify, input: 'split-results', schema: knownSchemas.SplitTask, handle: (e, ctx) => verifySplit(e, deps, ctx) });
+          ? createSplitStageRunner({ ...common, name: SPLIT_STAGE_GROUPS.split, input: SPLIT_STAGE_INPUTS.split, schema: knownSchemas.SplitTask, handle: (e, ctx) => copyPartition(e, deps, ctx) })
+          : createSplitStageRunner({ ...common, name: SPLIT_STAGE_GROUPS.verify, input: SPLIT_STAGE_INPUTS.verify, schema: knownSchemas.SplitTask, handle: (e, ctx) => verifySplit(e, deps, ctx) });
     runners.set(stage, runner);
   }
   return runners;
