@@ -9,7 +9,7 @@ import {
   forwardLinkNamespace,
   type LinkDirection,
 } from '../sinks/namespaces/index.ts';
-import { createPropertyReadCache } from './createPropertyReadCache.ts';
+import { createBoundedTtlCache } from '../sinks/caches/createBoundedTtlCache.ts';
 import type { EdgeReader, NeighbourPage, NeighbourPageOptions } from './EdgeReader.ts';
 import { checkCursorBelongs, decodeNeighbourCursor, encodeNeighbourCursor } from './neighbourCursor.ts';
 import { neighbourSource } from './neighbourSources.ts';
@@ -63,7 +63,7 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
     limitPointRead: pLimit(checkInteger(opts.readConcurrency ?? 32, 'readConcurrency', 1, 1_024)),
     maxPageCells: checkInteger(opts.maxPageCells ?? 1_000, 'maxPageCells', 1, MAX_PAGE_LIMIT),
   };
-  const propsCache = createPropertyReadCache({ ...(opts.propsCache ?? { maxEntries: 10_000, ttlMs: 5_000 }), clock: opts.clock ?? Date.now });
+  const propsCache = createBoundedTtlCache<Uint8Array | undefined>({ ...(opts.propsCache ?? { maxEntries: 10_000, ttlMs: 5_000 }), nowMs: opts.clock ?? Date.now });
 
   const neighbours = async (direction: LinkDirection, type: string, vertex: string, options: NeighbourPageOptions): Promise<NeighbourPage> => {
     checkEdgeType(config, type);

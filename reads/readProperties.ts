@@ -1,5 +1,5 @@
 import { decodePropertyNameKey, decodePropertyValue, edgePropsId, edgePropsNamespace, encodePropertyNameKey, type PropertyValue } from '../sinks/namespaces/index.ts';
-import type { PropertyReadCache } from './createPropertyReadCache.ts';
+import type { BoundedTtlCache } from '../sinks/caches/createBoundedTtlCache.ts';
 import { getMany, sampleOf, type ReadContext } from './ReadContext.ts';
 
 /**
@@ -10,7 +10,7 @@ import { getMany, sampleOf, type ReadContext } from './ReadContext.ts';
  */
 export async function readRequestedProperties(
   ctx: ReadContext,
-  cache: PropertyReadCache,
+  cache: BoundedTtlCache<Uint8Array | undefined>,
   type: string,
   src: string,
   dst: string,
@@ -31,7 +31,7 @@ export async function readRequestedProperties(
     ctx.counters.record(namespace, id, sampleOf(cells, cells.filter((c) => c !== undefined).length));
     misses.forEach((name, i) => {
       const value = cells[i]?.value;
-      cache.set(cacheKey(name), value);
+      cache.set(cacheKey(name), value === undefined ? undefined : Uint8Array.from(value));
       found.set(name, value);
     });
   }

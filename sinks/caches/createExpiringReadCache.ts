@@ -1,4 +1,5 @@
 import { decorateStore } from '../store/decorateStore.ts';
+import { createBoundedTtlCache } from './createBoundedTtlCache.ts';
 import type { Cell, Mutation, NamespaceStore, TwoLevelMapStore } from '../store/TwoLevelMapStore.ts';
 
 export interface ExpiringReadCacheOptions {
@@ -6,14 +7,9 @@ export interface ExpiringReadCacheOptions {
   readonly namespaces: readonly string[];
   /** How long a read result (present or absent) may be served without asking the store. */
   readonly ttlMs: number;
-  /** Most cached cells; the oldest entry is evicted first. */
+  /** Most cached cells; the least recently used is evicted first. */
   readonly maxEntries: number;
   readonly nowMs?: () => number;
-}
-
-interface Entry {
-  readonly cell: Cell | undefined;
-  readonly expiresAt: number;
 }
 
 /**
@@ -30,8 +26,7 @@ interface Entry {
  */
 export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringReadCacheOptions): TwoLevelMapStore {
   const cached = new Set(opts.namespaces);
-  const now = opts.nowMs ?? Date.now;
-  const entries = new Map<string, Entry>();
+  const entries = createBoundedTtlCache<Cell | undefined>({ maxEntries: opts.maxEntries, ttlMs: opts.ttlMs, nowMs: opts.nowMs ?? Date.now });
   const cellKey = (ns: string, id: string, key: Uint8Array) => `${ns}\u0000${id}\u0000${Buffer.from(key).toString('hex')}`;
   const partitionPrefix = (ns: string, id: string) => `${ns}\u0000${id}\u0000`;
 
@@ -48,11 +43,9 @@ export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringR
       async get(id: string, key: Uint8Array) {
         const k = cellKey(ns.namespace, id, key);
         const hit = entries.get(k);
-        if (hit && hit.expiresAt > now()) return hit.cell;
+        if (hit) return hit.value;
         const cell = await ns.get(id, key);
-        entries.delete(k); // re-insert at the back: eviction order is insertion order
-        entries.set(k, { cell, expiresAt: now() + opts.ttlMs });
-        if (entries.size > opts.maxEntries) entries.delete(entries.keys().next().value as string);
+        entries.set(k, cell);
         return cell;
       },
     });
@@ -64,7 +57,7 @@ export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringR
     return touched;
   };
   const invalidate = (touched: readonly string[]) => {
-    for (const k of entries.keys()) if (touched.some((p) => k.startsWith(p))) entries.delete(k);
+    for (const k of [...entries.keys()]) if (touched.some((p) => k.startsWith(p))) entries.delete(k);
   };
 
   return decorateStore(inner, {
