@@ -1,6 +1,8 @@
 import bloomFilters from 'bloom-filters';
-import type { WideRowRecord } from '../namespaces/index.ts';
-import type { WideRowRepository } from './wideRowRepository.ts';
+import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+import { splittableNamespaces, type WideRowRecord } from '../namespaces/index.ts';
+import type { TwoLevelMapStore } from '../store/index.ts';
+import { createWideRowRepository, type WideRowRepository } from './wideRowRepository.ts';
 
 const { BloomFilter } = bloomFilters;
 
@@ -111,4 +113,19 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
     },
     stats,
   };
+}
+
+/** The directory of every splittable namespace of `config`, as writers and readers both use it. */
+export function createConfiguredSplitDirectory(
+  store: TwoLevelMapStore,
+  config: Pick<EdgestreamConfig, 'edgeTypes' | 'wide'>,
+  onRefreshError?: (error: unknown) => void,
+): SplitDirectory {
+  return createSplitDirectory({
+    repository: createWideRowRepository(store),
+    namespaces: [...splittableNamespaces(config.edgeTypes).keys()],
+    refreshMs: config.wide.directoryRefreshMs,
+    falsePositiveRate: config.wide.bloomFalsePositiveRate,
+    ...(onRefreshError ? { onRefreshError } : {}),
+  });
 }

@@ -6,7 +6,7 @@ import { knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { validateEdgeMutation } from '../../schemas/validation/index.ts';
 import { createExpiringReadCache } from '../../sinks/caches/createExpiringReadCache.ts';
 import { NODE_TOMBSTONES_NAMESPACE, splittableNamespaces } from '../../sinks/namespaces/index.ts';
-import { createSplitDirectory, createSplitMirroringStore, createWideRowRepository, type SplitDirectory } from '../../sinks/wide/index.ts';
+import { createConfiguredSplitDirectory, createSplitMirroringStore, type SplitDirectory } from '../../sinks/wide/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
 import {
   createCascadeRunner,
@@ -70,13 +70,7 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
   const writes = stages.has('fanout') || stages.has('repair');
   const splittable = splittableNamespaces(config.edgeTypes);
   const directory = writes
-    ? createSplitDirectory({
-        repository: createWideRowRepository(opts.store),
-        namespaces: [...splittable.keys()],
-        refreshMs: config.wide.directoryRefreshMs,
-        falsePositiveRate: config.wide.bloomFalsePositiveRate,
-        onRefreshError: (err) => opts.logger.warn({ err }, 'split directory reload failed; the previous one keeps serving'),
-      })
+    ? createConfiguredSplitDirectory(opts.store, config, (err) => opts.logger.warn({ err }, 'split directory reload failed; the previous one keeps serving'))
     : undefined;
   const mirrored = directory ? createSplitMirroringStore(opts.store, { directory, namespaces: new Set(splittable.keys()) }) : opts.store;
   const fanOutStore = config.runtime.tombstoneCacheTtlMs > 0
