@@ -1,6 +1,6 @@
 import { ChainChecksum, compareCells, nextUpdateTime, verifierDecision } from '../../../processors/split/index.ts';
 import type { SplitTask } from '../../../schemas/index.ts';
-import { splitTargetOf, type SplitTarget, type WideRowRecord, type WideRowVerification } from '../../../sinks/namespaces/index.ts';
+import { bucketCount, splitBucketId, splitTargetOf, type SplitTarget, type WideRowRecord, type WideRowVerification } from '../../../sinks/namespaces/index.ts';
 import { compareBytes, keySuccessor, type Cell } from '../../../sinks/store/index.ts';
 import type { StageContext, StageOutcome } from './createSplitStageRunner.ts';
 import { hex, micros, type SplitStageDeps } from './splitStageDeps.ts';
@@ -50,14 +50,18 @@ async function compareLayouts(record: WideRowRecord, d: SplitStageDeps, ctx: Sta
   const frontierMicros = micros(ctx.clock.nowMs());
   const frontier = BigInt(frontierMicros);
   const target = splitTargetOf(record);
-  const original = d.store.namespace(record.namespace);
-  const originalSide = pagedCells((after) =>
-    ctx.op('paging the original', 'store', async () => {
-      const page = await original.slice(record.partitionId, { limit: WALK_PAGE_ROWS, ...(after === undefined ? {} : { start: keySuccessor(after) }) });
-      return { cells: page.cells, exhausted: page.pageState === undefined };
-    }),
-  );
-  const splitSide = pagedCells((after) => ctx.op('paging the split', 'store', () => d.layoutReader.page(target, { limit: WALK_PAGE_ROWS, ...(after === undefined ? {} : { after }) })));
+  /** One partition's cells, ascending, page by page after the last key seen. */
+  const partitionCells = (namespace: string, id: string) =>
+    pagedCells((after) =>
+      ctx.op(`paging ${namespace}[${id}]`, 'store', async () => {
+        const page = await d.store.namespace(namespace).slice(id, { limit: WALK_PAGE_ROWS, ...(after === undefined ? {} : { start: keySuccessor(after) }) });
+        return { cells: page.cells, exhausted: page.pageState === undefined };
+      }),
+    );
+  const originalSide = partitionCells(record.namespace, record.partitionId);
+  // One cursor per bucket, merged here: each split row is read once (asking every bucket for a
+  // whole page per merged page, as a serving read does, would read each row about n times).
+  const splitSide = mergedCells(Array.from({ length: bucketCount(target.layout) }, (_, b) => partitionCells(target.splitNamespace, splitBucketId(record.partitionId, record.generation, b))));
   const sums = { original: new ChainChecksum(), split: new ChainChecksum() };
   const counts = { rowsCompared: 0, movedKeys: 0, settledKeys: 0, mismatchedKeys: 0 };
   const sample: string[] = [];
@@ -115,8 +119,30 @@ async function settle(target: SplitTarget, record: WideRowRecord, key: Uint8Arra
   }
 }
 
+interface CellStream {
+  next(): Promise<Cell | undefined>;
+}
+
+/** Ascending streams (disjoint key sets: one per bucket) merged into one ascending stream. */
+function mergedCells(streams: readonly CellStream[]): CellStream {
+  let heads: (Cell | undefined)[] | undefined;
+  return {
+    async next() {
+      heads ??= await Promise.all(streams.map((st) => st.next()));
+      let min = -1;
+      heads.forEach((h, i) => {
+        if (h !== undefined && (min < 0 || compareBytes(h.key, (heads as (Cell | undefined)[])[min]!.key) < 0)) min = i;
+      });
+      if (min < 0) return undefined;
+      const cell = heads[min];
+      heads[min] = await (streams[min] as CellStream).next();
+      return cell;
+    },
+  };
+}
+
 /** An ascending cell stream over pages fetched after the last key seen. */
-function pagedCells(fetch: (after: Uint8Array | undefined) => Promise<{ cells: readonly Cell[]; exhausted: boolean }>) {
+function pagedCells(fetch: (after: Uint8Array | undefined) => Promise<{ cells: readonly Cell[]; exhausted: boolean }>): CellStream {
   let buffer: readonly Cell[] = [];
   let at = 0;
   let after: Uint8Array | undefined;
