@@ -26,6 +26,7 @@ import { createStatusLine } from './progressLine.ts';
 import { fmt, median, round } from './stats.ts';
 import { runThroughputPhase, type ThroughputResult } from './throughputPhase.ts';
 import { addEdgeWorkload, benchTables, PublishedEdges, rowsOfAddEdge, type Row } from './workload.ts';
+import { PROCESSOR_NODE_FLAGS } from '../../cli/processorNodeFlags.ts';
 import { codeVersion, collectVersions, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
 
 const IDLE_BASELINE_MS = 5_000;
@@ -191,7 +192,7 @@ async function runRepeat(
     repoRoot: REPO_ROOT,
     entry: args.childEntry,
     args: ['--config', run.configFile, 'run', ...args.stages, ...args.childArgs],
-    nodeArgs: [...args.childNodeArgs, ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+    nodeArgs: [...PROCESSOR_NODE_FLAGS, ...args.childNodeArgs, ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
     env: { ...process.env, ...endpointsToEnv(endpoints), LOG_LEVEL: 'info' },
     logFile: path.join(run.dir, 'processor.log'),
   });

@@ -24,6 +24,7 @@ const { values, positionals } = parseArgs({
     'max-records-per-chunk': { type: 'string' },
     'read-concurrency': { type: 'string' },
     'max-bytes-per-partition': { type: 'string' },
+    'no-colocate-writes': { type: 'boolean', default: false },
     // What-ifs that change semantics, only to measure what a piece of work costs:
     'what-if-no-tombstone-reads': { type: 'boolean', default: false },
     'what-if-no-chunking': { type: 'boolean', default: false },
@@ -49,6 +50,7 @@ const cassandraStore = await createCassandraStore({
   namespaces: edgestreamNamespaces(config).map((n) => (values['what-if-no-chunking'] ? { ...n, chunking: false } : n)),
   ...(mutationConcurrency === undefined ? {} : { mutationConcurrency }),
   ...(maxBatchStatements === undefined ? {} : { maxBatchStatements }),
+  ...(values['no-colocate-writes'] ? { colocateWrites: false } : {}),
 });
 const store: TwoLevelMapStore = values['what-if-no-tombstone-reads'] ? withoutTombstoneReads(cassandraStore) : cassandraStore;
 const tuning: Partial<RuntimeTuning> = {};

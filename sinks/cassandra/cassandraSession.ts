@@ -22,7 +22,7 @@ export interface CassandraSession {
   execute(statement: BoundStatement, what: string): Promise<void>;
   /** Rows of a read, following driver pages until `maxRows` rows are in hand or the result ends. */
   readRows(statement: BoundStatement, opts: { maxRows: number; fetchSize?: number }, what: string): Promise<types.Row[]>;
-  /** One unlogged batch; callers only ever batch statements of a single partition. */
+  /** One unlogged batch; callers only ever batch statements of one partition key value (possibly of several tables). */
   batch(statements: readonly BoundStatement[], what: string): Promise<void>;
   /** Unprepared schema statements (DDL cannot be prepared); only validated identifiers reach them. */
   ddl(cql: string, what: string): Promise<void>;

@@ -58,6 +58,12 @@ export const cassandraStoreConfigSchema = z.strictObject({
   mutationConcurrency: z.int().min(1).max(1024).default(16),
   /** Chunk reads/writes and chunk collections in flight per value or partition group. */
   chunkConcurrency: z.int().min(1).max(64).default(4),
+  /**
+   * Write the rows of different namespaces that share an id (`T_out[v]` and
+   * `T_out_recent[v]`) in one unlogged batch: one token, so Cassandra applies
+   * it as one mutation. Off: one batch per (namespace, id).
+   */
+  colocateWrites: z.boolean().default(true),
   /** Single-partition unlogged batches are cut at this many statements... */
   maxBatchStatements: z.int().min(1).max(1000).default(64),
   /** ...or at roughly this many payload bytes, well under Cassandra's mutation size limit. */

@@ -11,7 +11,7 @@ import type { NamespaceRuntime } from './namespaceRuntime.ts';
 import { namespaceStatements } from './namespaceStatements.ts';
 import { createChunkTableCql, createKeyspaceCql, createNamespaceTableCql } from './schemaCql.ts';
 import { toStoreError } from './toStoreError.ts';
-import { writePartition } from './writePartition.ts';
+import { writePartitionGroups } from './writePartition.ts';
 
 /**
  * The TwoLevelMapStore on Cassandra (cassandra-driver 4). `createCassandraStore`
@@ -104,8 +104,11 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
     async mutateMany(mutations: readonly Mutation[]) {
       for (const m of mutations) assertMutation(m, runtimeOf(m.namespace).settings.maxValueBytes);
       const groups = consolidateMutations(mutations);
-      const settled = await mapBounded(groups, parsed.mutationConcurrency, (g) => writePartition(runtimeOf(g.namespace), g));
-      throwFailures(groups, settled);
+      const writes = parsed.colocateWrites ? groupsBySharedId(groups) : groups.map((g) => [g]);
+      const settled = await mapBounded(writes, parsed.mutationConcurrency, (gs) =>
+        writePartitionGroups(gs.map((group) => ({ ns: runtimeOf(group.namespace), group }))),
+      );
+      throwFailures(writes, settled, groups.length);
     },
     async close() {
       closed = true;
@@ -127,19 +130,40 @@ function featuresOf(s: Pick<NamespaceSettings, 'chunking' | 'maxInlineValueBytes
   });
 }
 
-/** Reports failed groups per input mutation (Benthos BatchError): the others were applied. */
-function throwFailures(groups: readonly PartitionWrites[], settled: readonly PromiseSettledResult<void>[]): void {
+/**
+ * Groups of different namespaces with the same id, in first-seen order: all
+ * tables share the partition key `id text`, so their rows have one token and
+ * go out as one single-partition batch (`writePartitionGroups`).
+ */
+function groupsBySharedId(groups: readonly PartitionWrites[]): PartitionWrites[][] {
+  const byId = new Map<string, PartitionWrites[]>();
+  for (const g of groups) {
+    const same = byId.get(g.id);
+    if (same === undefined) byId.set(g.id, [g]);
+    else same.push(g);
+  }
+  return [...byId.values()];
+}
+
+/** Reports failed writes per input mutation (Benthos BatchError): the others were applied. */
+function throwFailures(writes: readonly (readonly PartitionWrites[])[], settled: readonly PromiseSettledResult<void>[], groupCount: number): void {
   const failures: MutationFailure[] = [];
   settled.forEach((result, i) => {
     if (result.status === 'rejected') {
-      failures.push({ mutationIndexes: (groups[i] as PartitionWrites).mutationIndexes, error: toStoreError(result.reason, 'mutateMany') });
+      const groups = writes[i] as readonly PartitionWrites[];
+      const mutationIndexes = groups.length === 1 ? (groups[0] as PartitionWrites).mutationIndexes : unionSorted(groups.map((g) => g.mutationIndexes));
+      failures.push({ mutationIndexes, error: toStoreError(result.reason, 'mutateMany') });
     }
   });
   const first = failures[0];
   if (first === undefined) return;
   throw new StoreError(
     'partial_failure',
-    `${failures.length} of ${groups.length} partition writes failed; first: ${first.error.message}`,
+    `${failures.length} of ${writes.length} partition writes (${groupCount} namespace groups) failed; first: ${first.error.message}`,
     { cause: first.error, failures },
   );
+}
+
+function unionSorted(lists: readonly (readonly number[])[]): number[] {
+  return [...new Set(lists.flat())].sort((a, b) => a - b);
 }

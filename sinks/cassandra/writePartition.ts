@@ -8,18 +8,29 @@ import { splitBatches } from './splitBatches.ts';
 
 const EMPTY = Buffer.alloc(0);
 
+/** One consolidated partition group and the namespace it belongs to. */
+export interface NamespaceGroup {
+  readonly ns: NamespaceRuntime;
+  readonly group: PartitionWrites;
+}
+
 /**
- * Writes one consolidated partition group. Every statement carries its own
- * `USING TIMESTAMP`, so statement order never changes the outcome, except
- * for chunked values, which go in three steps:
+ * Writes consolidated partition groups that share one partition key value
+ * (`id`): one group, or the groups of several namespaces of the same keyspace
+ * with the same id (`T_out[v]` and `T_out_recent[v]`). Every namespace table
+ * has the partition key `id text`, so these rows have one token and Cassandra
+ * applies one unlogged batch of them as a single mutation: one request, one
+ * commit-log entry, no multi-partition batch. Every statement carries its own
+ * `USING TIMESTAMP`, so statement order never changes the outcome, except for
+ * chunked values, which go in three steps:
  *
  * 1. the chunks of each large value (`<namespace>__chunks`, same timestamp),
- * 2. the main rows, in single-partition unlogged batches (a chunked value's
- *    row holds an empty `value` and its chunk metadata), so a reader never
- *    follows metadata to chunks that are not written yet. The group's clears
- *    (partition tombstones, times already lowered by `consolidateMutations`)
- *    come first, so they share the first batch with the rows; each statement
- *    keeps its own timestamp inside the batch,
+ * 2. the main rows, in unlogged batches of that one partition key (a chunked
+ *    value's row holds an empty `value` and its chunk metadata), so a reader
+ *    never follows metadata to chunks that are not written yet. Each group's
+ *    clears (partition tombstones, times already lowered by
+ *    `consolidateMutations`) come before its rows, so they share a batch with
+ *    them; each statement keeps its own timestamp inside the batch,
  * 3. chunk collection: for each key, a partition delete of its chunk
  *    partition at T-1 after a put at T (chunks are written at their own
  *    write_ts, so this drops exactly the versions older than T, and shadows
@@ -29,16 +40,43 @@ const EMPTY = Buffer.alloc(0);
  *    the other keys' chunk partitions are not enumerable without a scan, and
  *    stay as unreachable garbage until their key's next newer write.
  *
- * A failure at any step throws; repeating the whole group converges.
+ * A failure at any step throws; repeating all the groups converges.
  */
-export async function writePartition(ns: NamespaceRuntime, group: PartitionWrites): Promise<void> {
-  const { statements: cql, settings, tuning, session } = ns;
-  const id = group.id;
+export async function writePartitionGroups(parts: readonly NamespaceGroup[]): Promise<void> {
+  const first = parts[0];
+  if (first === undefined) return;
+  const { session, tuning } = first.ns;
   const chunkWrites: BoundStatement[] = [];
-  const rows: BoundStatement[] = [
-    ...group.clears.map((writeTime) => ({ query: cql.deletePartition, params: [writeTime, id] })),
-    ...group.deletions.map((d) => ({ query: cql.deleteRow, params: [d.writeTime, id, asBuffer(d.key)] })),
-  ];
+  const rows: BoundStatement[] = [];
+  const collections: BoundStatement[] = [];
+  for (const { ns, group } of parts) {
+    if (group.id !== first.group.id) throw new TypeError(`writePartitionGroups: ids differ (${first.group.id}, ${group.id})`);
+    addGroupStatements(ns, group, chunkWrites, rows, collections);
+  }
+  const what = `write ${parts.map((p) => p.ns.settings.name).join('+')}/${first.group.id}`;
+  await mapBoundedOrThrow(chunkWrites, tuning.chunkConcurrency, (s) => session.execute(s, what));
+  for (const batch of splitBatches(rows, tuning.maxBatchStatements, tuning.maxBatchBytes)) {
+    await (batch.length === 1 ? session.execute(batch[0] as BoundStatement, what) : session.batch(batch, what));
+  }
+  await mapBoundedOrThrow(collections, tuning.chunkConcurrency, (s) => session.execute(s, `collect chunks: ${what}`));
+}
+
+/** Writes one consolidated partition group (see `writePartitionGroups`). */
+export function writePartition(ns: NamespaceRuntime, group: PartitionWrites): Promise<void> {
+  return writePartitionGroups([{ ns, group }]);
+}
+
+function addGroupStatements(
+  ns: NamespaceRuntime,
+  group: PartitionWrites,
+  chunkWrites: BoundStatement[],
+  rows: BoundStatement[],
+  collections: BoundStatement[],
+): void {
+  const { statements: cql, settings } = ns;
+  const id = group.id;
+  for (const writeTime of group.clears) rows.push({ query: cql.deletePartition, params: [writeTime, id] });
+  for (const d of group.deletions) rows.push({ query: cql.deleteRow, params: [d.writeTime, id, asBuffer(d.key)] });
   for (const a of group.additions) {
     if (settings.chunking && a.value.length > settings.maxInlineValueBytes) {
       const { metadata, chunks } = chunkStatements(ns, id, a);
@@ -48,18 +86,9 @@ export async function writePartition(ns: NamespaceRuntime, group: PartitionWrite
       rows.push({ query: cql.insert, params: [id, asBuffer(a.key), asBuffer(a.value), EMPTY, a.writeTime] });
     }
   }
-  const what = `write ${settings.name}/${id}`;
-  await mapBoundedOrThrow(chunkWrites, tuning.chunkConcurrency, (s) => session.execute(s, what));
-  for (const batch of splitBatches(rows, tuning.maxBatchStatements, tuning.maxBatchBytes)) {
-    await (batch.length === 1 ? session.execute(batch[0] as BoundStatement, what) : session.batch(batch, what));
-  }
-  if (settings.chunking) {
-    const collections = [
-      ...group.deletions.map((d) => collectChunks(ns, id, d.key, d.writeTime)),
-      ...group.additions.filter((a) => a.writeTime > 0n).map((a) => collectChunks(ns, id, a.key, a.writeTime - 1n)),
-    ];
-    await mapBoundedOrThrow(collections, tuning.chunkConcurrency, (s) => session.execute(s, `collect chunks of ${settings.name}/${id}`));
-  }
+  if (!settings.chunking) return;
+  for (const d of group.deletions) collections.push(collectChunks(ns, id, d.key, d.writeTime));
+  for (const a of group.additions) if (a.writeTime > 0n) collections.push(collectChunks(ns, id, a.key, a.writeTime - 1n));
 }
 
 /** Drops every chunk of (id, key) written at <= `upTo`. */

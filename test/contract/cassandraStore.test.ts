@@ -32,6 +32,8 @@ describeTwoLevelMapStoreContract(
   { modelRuns: 40 },
 );
 
+const write = (namespace: string, id: string, key: number) => ({ namespace, id, writeTime: 1n, deletions: [], additions: [{ key: b(key), value: b(key) }] });
+
 describe('cassandra store specifics', () => {
   let store: TwoLevelMapStore;
   let raw: cassandra.Client;
@@ -118,10 +120,9 @@ describe('cassandra store specifics', () => {
   it('reports failed partitions of mutateMany per input mutation and still applies the others', async () => {
     const mixed = await createCassandraStore({ ...connection, namespaces: [{ name: 'c_main' }, { name: 'c_not_created' }] });
     try {
-      const id = freshId('partial');
-      const write = (namespace: string, key: number) => ({ namespace, id, writeTime: 1n, deletions: [], additions: [{ key: b(key), value: b(key) }] });
+      const [id, other] = [freshId('partial'), freshId('partial-other')];
       const err = await expectStoreError(
-        () => mixed.mutateMany([write('c_main', 1), write('c_not_created', 2), write('c_main', 3)]),
+        () => mixed.mutateMany([write('c_main', id, 1), write('c_not_created', other, 2), write('c_main', id, 3)]),
         'partial_failure',
       );
       expect(err.retriable).toBe(false);
@@ -129,6 +130,25 @@ describe('cassandra store specifics', () => {
       expect(hex((await mixed.namespace('c_main').get(id, b(3)))?.value ?? b())).toBe('03');
     } finally {
       await mixed.close();
+    }
+  });
+
+  it('writes the groups of namespaces that share an id as one batch: they succeed or fail together', async () => {
+    for (const colocateWrites of [true, false]) {
+      const mixed = await createCassandraStore({ ...connection, colocateWrites, namespaces: [{ name: 'c_main' }, { name: 'c_not_created' }] });
+      try {
+        const [id, other] = [freshId(`colocated-${colocateWrites}`), freshId(`colocated-other-${colocateWrites}`)];
+        const err = await expectStoreError(
+          () => mixed.mutateMany([write('c_main', id, 1), write('c_not_created', id, 2), write('c_main', other, 3)]),
+          'partial_failure',
+        );
+        // Co-located: c_main/id rode in the failed batch, so it is reported and not written.
+        expect(err.failures.map((f) => f.mutationIndexes)).toEqual(colocateWrites ? [[0, 1]] : [[1]]);
+        expect((await mixed.namespace('c_main').get(id, b(1))) === undefined).toBe(colocateWrites);
+        expect(hex((await mixed.namespace('c_main').get(other, b(3)))?.value ?? b())).toBe('03');
+      } finally {
+        await mixed.close();
+      }
     }
   });
 

@@ -45,7 +45,7 @@ export function describeMutateMany(ctx: () => ContractContext): void {
       expect(hex((await main.get(id, b(1)))?.value ?? b())).toBe('80');
     });
 
-    it('applies writes to many namespaces and partitions, chunked values included, idempotently', async () => {
+    it('applies writes to many namespaces and partitions, chunked values and clears included, idempotently', async () => {
       const { store, main, tiny, plain } = ctx();
       const ids = Array.from({ length: 40 }, () => freshId('mm-many'));
       const big = patternBytes(300, 5);
@@ -53,6 +53,8 @@ export function describeMutateMany(ctx: () => ContractContext): void {
         mutation({ namespace: 'c_main', id, writeTime: 7n, additions: [0, 1, 2].map((k) => ({ key: b(k), value: b(i, k) })) }),
         mutation({ namespace: 'c_tiny', id, writeTime: 7n, additions: [{ key: b(9), value: big }] }),
         mutation({ namespace: 'c_plain', id, writeTime: 8n, deletions: [b(4)], additions: [{ key: b(5), value: b(i) }] }),
+        // A clear of one namespace's partition leaves the other namespaces' rows of the same id alone.
+        mutation({ namespace: 'c_plain', id, writeTime: 7n, clear: true }),
       ]);
       await store.mutateMany(mutations);
       await store.mutateMany(mutations);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PROCESSOR_NODE_FLAGS } from '../../cli/processorNodeFlags.ts';
 
 /** The repository root (this file is test/support/processorProcess.ts). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -37,7 +38,7 @@ export function startProcessorProcess(opts: {
   const fd = fs.openSync(opts.logPath, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/edgestream.js'), '--config', opts.configFile, 'run', ...opts.stages], {
+    child = spawn(process.execPath, [...PROCESSOR_NODE_FLAGS, path.join(REPO_ROOT, 'bin/edgestream.js'), '--config', opts.configFile, 'run', ...opts.stages], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...opts.env },
       stdio: ['ignore', fd, fd],
