@@ -1,3 +1,4 @@
+import { cellKey } from '../store/cellKey.ts';
 import { decorateStore } from '../store/decorateStore.ts';
 import { createBoundedTtlCache } from './createBoundedTtlCache.ts';
 import type { Cell, Mutation, NamespaceStore, TwoLevelMapStore } from '../store/TwoLevelMapStore.ts';
@@ -27,7 +28,6 @@ export interface ExpiringReadCacheOptions {
 export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringReadCacheOptions): TwoLevelMapStore {
   const cached = new Set(opts.namespaces);
   const entries = createBoundedTtlCache<Cell | undefined>({ maxEntries: opts.maxEntries, ttlMs: opts.ttlMs, nowMs: opts.nowMs ?? Date.now });
-  const cellKey = (ns: string, id: string, key: Uint8Array) => `${ns}\u0000${id}\u0000${Buffer.from(key).toString('hex')}`;
   const partitionPrefix = (ns: string, id: string) => `${ns}\u0000${id}\u0000`;
 
   const wrap = (ns: NamespaceStore): NamespaceStore =>

@@ -1,3 +1,4 @@
+import { bytesKey } from './cellKey.ts';
 import { compareBytes } from './compareBytes.ts';
 import type { Mutation } from './TwoLevelMapStore.ts';
 
@@ -60,14 +61,14 @@ export function consolidateMutations(mutations: readonly Mutation[]): PartitionW
       groups.set(groupKey, group);
     }
     group.indexes.push(index);
-    const ownAdds = new Set(m.additions.map(({ key }) => cellId(key, m.writeTime)));
+    const ownAdds = m.deletions.length === 0 ? undefined : new Set(m.additions.map(({ key }) => cellId(key, m.writeTime)));
     if (m.clear === true) {
       const at = m.additions.length > 0 ? m.writeTime - 1n : m.writeTime;
       if (at >= 0n) group.clears.add(at);
     }
     for (const key of m.deletions) {
       const id = cellId(key, m.writeTime);
-      if (!ownAdds.has(id)) group.deletions.set(id, { key, writeTime: m.writeTime });
+      if (ownAdds?.has(id) !== true) group.deletions.set(id, { key, writeTime: m.writeTime });
     }
     for (const { key, value } of m.additions) {
       const id = cellId(key, m.writeTime);
@@ -104,7 +105,7 @@ function finishGroup(g: GroupBuilder): PartitionWrites {
 }
 
 function cellId(key: Uint8Array, writeTime: bigint): string {
-  return `${Buffer.from(key).toString('hex')}@${writeTime}`;
+  return `${bytesKey(key)}@${writeTime}`;
 }
 
 function byKeyThenTime(a: TimedKey, b: TimedKey): number {

@@ -16,6 +16,7 @@ export type { MutationFailure, StoreErrorCode } from './StoreError.ts';
 export { compareBytes, bytesEqual } from './compareBytes.ts';
 export { prefixEnd, keySuccessor } from './prefixEnd.ts';
 export { consolidateMutations } from './consolidateMutations.ts';
+export { bytesKey, cellKey } from './cellKey.ts';
 export type { PartitionWrites, TimedKey, TimedKeyValue } from './consolidateMutations.ts';
 export {
   NAMESPACE_NAME_PATTERN,

@@ -1,4 +1,4 @@
-import { decorateStore, isStoreError, remapPartialFailure, type Mutation, type TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { cellKey, decorateStore, isStoreError, remapPartialFailure, type Mutation, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import type { LinkCache } from './linkCache.ts';
 
 /** Link namespaces (`<type>_out`, `<type>_in`): small values, rewritten often by replays and re-follows. */
@@ -102,5 +102,5 @@ function partitionAt(namespace: string, id: string, writeTime: bigint): string {
 }
 
 function cellAt(namespace: string, id: string, key: Uint8Array, writeTime: bigint): string {
-  return `${namespace}\u0000${id}\u0000${Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('hex')}@${writeTime}`;
+  return `${cellKey(namespace, id, key)}@${writeTime}`;
 }

@@ -1,4 +1,4 @@
-import { compareBytes } from '../../sinks/store/index.ts';
+import { cellKey, compareBytes } from '../../sinks/store/index.ts';
 
 /**
  * The write-aside link cache: a bounded LRU of (namespace, id, key) → the
@@ -43,7 +43,7 @@ export function createLinkCache({ entries: capacity }: { entries: number }): Lin
   return {
     dominates(namespace, id, key, writeTime, value) {
       lookups++;
-      const cacheKey = cacheKeyOf(namespace, id, key);
+      const cacheKey = cellKey(namespace, id, key);
       const entry = lru.get(cacheKey);
       if (entry === undefined) return false;
       lru.delete(cacheKey); // refresh recency
@@ -54,7 +54,7 @@ export function createLinkCache({ entries: capacity }: { entries: number }): Lin
     },
     record(namespace, id, key, writeTime, value) {
       if (capacity === 0) return;
-      const cacheKey = cacheKeyOf(namespace, id, key);
+      const cacheKey = cellKey(namespace, id, key);
       const entry = lru.get(cacheKey);
       lru.delete(cacheKey);
       lru.set(cacheKey, entry !== undefined && isAtLeast(entry, writeTime, value) ? entry : { writeTime, value: value.slice() });
@@ -67,8 +67,4 @@ export function createLinkCache({ entries: capacity }: { entries: number }): Lin
 /** (entry.writeTime, entry.value) >= (writeTime, value) in last-write-wins order. */
 function isAtLeast(entry: Entry, writeTime: bigint, value: Uint8Array): boolean {
   return entry.writeTime > writeTime || (entry.writeTime === writeTime && compareBytes(entry.value, value) >= 0);
-}
-
-function cacheKeyOf(namespace: string, id: string, key: Uint8Array): string {
-  return `${namespace}\u0000${id}\u0000${Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('hex')}`;
 }

@@ -1,5 +1,5 @@
 import type { ReadRequest, ReadResults } from '../../processors/index.ts';
-import type { Cell, TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { cellKey, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { mapBounded } from '../../sinks/store/mapBounded.ts';
 import type { RetrySchedule } from './backoff.ts';
 import { classifyFailure } from './classifyFailure.ts';
@@ -111,7 +111,7 @@ export function readResultsOver(requested: readonly ReadRequest[], cells: Readon
 }
 
 export function readKey(r: ReadRequest): string {
-  return `${r.namespace}\u0000${r.id}\u0000${hex(r.key)}`;
+  return cellKey(r.namespace, r.id, r.key);
 }
 
 function hex(bytes: Uint8Array): string {
