@@ -28,6 +28,10 @@ export function createCountingStore(inner: TwoLevelMapStore): { store: TwoLevelM
             of(name).gets++;
             return base.get(...a);
           },
+          getMany: (...a) => {
+            of(name).gets += a[0].length;
+            return base.getMany(...a);
+          },
           async slice(...a) {
             const page = await base.slice(...a);
             const c = of(name);

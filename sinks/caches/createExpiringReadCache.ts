@@ -48,6 +48,15 @@ export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringR
         entries.set(k, cell);
         return cell;
       },
+      async getMany(ids: readonly string[], key: Uint8Array) {
+        const keys = ids.map((id) => cellKey(ns.namespace, id, key));
+        const hits = keys.map((k) => entries.get(k));
+        const missing = [...new Set(ids.filter((_, i) => hits[i] === undefined))];
+        const read = missing.length === 0 ? [] : await ns.getMany(missing, key);
+        const fresh = new Map(missing.map((id, i) => [id, read[i]]));
+        for (const [id, cell] of fresh) entries.set(cellKey(ns.namespace, id, key), cell);
+        return ids.map((id, i) => (hits[i] === undefined ? fresh.get(id) : hits[i]?.value));
+      },
     });
 
   /** Cache-key prefixes of the cached partitions `mutations` write; usually none (tombstones are rare). */

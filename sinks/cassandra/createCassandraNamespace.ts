@@ -4,7 +4,7 @@ import { mapBoundedOrThrow } from '../store/mapBounded.ts';
 import type { NamespaceStore, SlicePage, SliceQuery, StoreFeatures } from '../store/TwoLevelMapStore.ts';
 import { assertCount, assertId, assertKey, assertValue, assertWriteTime } from '../store/validateArgs.ts';
 import { asBuffer, type NamespaceRuntime } from './namespaceRuntime.ts';
-import { readCell, resolveRows, toStoredRow } from './readCells.ts';
+import { readCell, readCellsOfIds, resolveRows, toStoredRow } from './readCells.ts';
 import { collectChunks, writePartition } from './writePartition.ts';
 
 /**
@@ -63,6 +63,11 @@ export function createCassandraNamespace(ns: NamespaceRuntime, features: StoreFe
       assertId(id);
       assertKey(key);
       return readCell(ns, id, key);
+    },
+    async getMany(ids, key) {
+      for (const id of ids) assertId(id);
+      assertKey(key);
+      return ids.length === 0 ? [] : readCellsOfIds(ns, ids, key, ns.tuning);
     },
     slice,
     async scanPrefix(id, prefix, query) {

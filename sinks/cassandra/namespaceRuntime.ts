@@ -12,6 +12,8 @@ export interface NamespaceRuntime {
     readonly maxBatchStatements: number;
     readonly maxBatchBytes: number;
     readonly chunkReadAttempts: number;
+    readonly readIdsPerRequest: number;
+    readonly mutationConcurrency: number;
   };
 }
 

@@ -20,6 +20,8 @@ export interface NamespaceStatements {
   readonly deletePartition: string;
   /** [id, key] → key, value, value_metadata, write_time */
   readonly get: string;
+  /** [ids, key] → id, key, value, value_metadata, write_time */
+  readonly getMany: string;
   /** [id, start, end, limit], [id, start, limit] when `end` is open. */
   readonly slice: {
     readonly asc: { readonly bounded: string; readonly open: string };
@@ -53,6 +55,7 @@ export function namespaceStatements(keyspace: string, namespace: string): Namesp
     deleteBelow: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key < ?`,
     deletePartition: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ?`,
     get: `SELECT ${CELL_COLUMNS} FROM ${t} WHERE id = ? AND key = ?`,
+    getMany: `SELECT id, ${CELL_COLUMNS} FROM ${t} WHERE id IN ? AND key = ?`,
     slice: {
       asc: { bounded: slice('ASC', true), open: slice('ASC', false) },
       desc: { bounded: slice('DESC', true), open: slice('DESC', false) },

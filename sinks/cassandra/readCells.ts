@@ -45,6 +45,33 @@ export async function readCell(ns: NamespaceRuntime, id: string, key: Uint8Array
   }
 }
 
+/**
+ * `readCell` for many partitions and one key: `id IN ?` lists of at most
+ * `readIdsPerRequest` ids (one request each, `mutationConcurrency` in flight),
+ * then the chunk follow-ups of the rows that need them.
+ */
+export async function readCellsOfIds(
+  ns: NamespaceRuntime,
+  ids: readonly string[],
+  key: Uint8Array,
+  limits: { readonly readIdsPerRequest: number; readonly mutationConcurrency: number },
+): Promise<(Cell | undefined)[]> {
+  const distinct = [...new Set(ids)];
+  const slices: string[][] = [];
+  for (let i = 0; i < distinct.length; i += limits.readIdsPerRequest) slices.push(distinct.slice(i, i + limits.readIdsPerRequest));
+  const what = `get ${ns.settings.name}/<${distinct.length} ids>`;
+  const found = new Map<string, StoredRow>();
+  await mapBoundedOrThrow(slices, limits.mutationConcurrency, async (slice) => {
+    const rows = await ns.session.readRows({ query: ns.statements.getMany, params: [slice, asBuffer(key)] }, { maxRows: slice.length }, what);
+    for (const row of rows) found.set(row.get('id') as string, toStoredRow(row));
+  });
+  const cells = new Map<string, Cell | undefined>();
+  await mapBoundedOrThrow([...found], ns.tuning.chunkConcurrency, async ([id, row]) => {
+    cells.set(id, (await resolveRow(ns, id, row)) ?? (await readCell(ns, id, key)));
+  });
+  return ids.map((id) => cells.get(id));
+}
+
 /** The cells of rows read by a slice, in the same order; rows deleted meanwhile are dropped. */
 export async function resolveRows(ns: NamespaceRuntime, id: string, rows: readonly StoredRow[]): Promise<Cell[]> {
   const cells = await mapBoundedOrThrow(rows, ns.tuning.chunkConcurrency, async (row) =>

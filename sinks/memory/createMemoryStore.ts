@@ -128,6 +128,15 @@ function createMemoryNamespace(s: NamespaceSettings, ctx: MemoryContext): Namesp
       const cell = partition(id).get(key);
       return cell === undefined ? undefined : copyCell(cell);
     },
+    async getMany(ids, key) {
+      ctx.ensureOpen();
+      for (const id of ids) assertId(id);
+      assertKey(key);
+      return ids.map((id) => {
+        const cell = partition(id).get(key);
+        return cell === undefined ? undefined : copyCell(cell);
+      });
+    },
     slice,
     scanPrefix: async (id, prefix, query) => {
       assertKey(prefix);

@@ -165,6 +165,14 @@ export interface NamespaceStore {
   get(id: string, key: Uint8Array): Promise<Cell | undefined>;
 
   /**
+   * `get(id, key)` for each of `ids` (one key, many partitions), in the order
+   * of `ids`. Backends that can read many partitions in one request do
+   * (Cassandra: `id IN ?`), so a chunk's node-tombstone reads cost a few
+   * round trips instead of one per vertex. Fails as a whole.
+   */
+  getMany(ids: readonly string[], key: Uint8Array): Promise<(Cell | undefined)[]>;
+
+  /**
    * One page of the live cells of partition `id` with `start <= key < end`,
    * in `order`. Paging with `pageState` returns every cell of the range
    * exactly once, in order, if the range is not written meanwhile; cells

@@ -1,5 +1,5 @@
 import type { ReadRequest, ReadResults } from '../../processors/index.ts';
-import { cellKey, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { bytesKey, cellKey, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { mapBounded } from '../../sinks/store/mapBounded.ts';
 import type { RetrySchedule } from './backoff.ts';
 import { classifyFailure } from './classifyFailure.ts';
@@ -58,7 +58,12 @@ export async function readStage<E>(
   return results;
 }
 
-/** Reads every request once; retriable failures are retried while `schedule` allows. Throws FATAL on a fatal failure. */
+/**
+ * Reads every request once; retriable failures are retried while `schedule`
+ * allows. Requests for one key of one namespace in several partitions (the
+ * node tombstones of a chunk's endpoints) go out as one `getMany`, which
+ * succeeds or fails as a whole. Throws FATAL on a fatal failure.
+ */
 export async function executeReads(
   store: TwoLevelMapStore,
   requests: ReadonlyMap<string, ReadRequest>,
@@ -70,30 +75,48 @@ export async function executeReads(
   const failures = new Map<string, ReadFailure>();
   let pending = [...requests.keys()];
   while (pending.length > 0) {
-    const settled = await mapBounded(pending, concurrency, async (k) => {
-      const r = requests.get(k) as ReadRequest;
-      return store.namespace(r.namespace).get(r.id, r.key);
+    const units = sameKeyGroups(pending, requests);
+    const settled = await mapBounded(units, concurrency, async (unit): Promise<(Cell | undefined)[]> => {
+      const first = requests.get(unit[0] as string) as ReadRequest;
+      const ns = store.namespace(first.namespace);
+      if (unit.length === 1) return [await ns.get(first.id, first.key)];
+      return ns.getMany(unit.map((k) => (requests.get(k) as ReadRequest).id), first.key);
     });
     const retry: string[] = [];
     settled.forEach((result, i) => {
-      const k = pending[i] as string;
+      const unit = units[i] as string[];
       if (result.status === 'fulfilled') {
-        cells.set(k, result.value);
-        failures.delete(k);
+        unit.forEach((k, j) => {
+          cells.set(k, result.value[j]);
+          failures.delete(k);
+        });
         return;
       }
       const decision = classifyFailure('store', result.reason);
       if (decision === 'fatal') {
         throw new PipelineError('FATAL', `store read failed: ${describeError(result.reason)}`, { cause: result.reason });
       }
-      failures.set(k, { error: result.reason, decision: decision === 'retry' ? 'repair' : 'dead-letter' });
-      if (decision === 'retry') retry.push(k);
+      for (const k of unit) failures.set(k, { error: result.reason, decision: decision === 'retry' ? 'repair' : 'dead-letter' });
+      if (decision === 'retry') retry.push(...unit);
     });
     pending = retry;
     if (pending.length === 0 || !(await schedule.wait())) break;
     onRetry();
   }
   return { cells, failures };
+}
+
+/** The request keys grouped by (namespace, key), in first-seen order. */
+function sameKeyGroups(pending: readonly string[], requests: ReadonlyMap<string, ReadRequest>): string[][] {
+  const groups = new Map<string, string[]>();
+  for (const k of pending) {
+    const r = requests.get(k) as ReadRequest;
+    const group = `${r.namespace}\u0000${bytesKey(r.key)}`;
+    const same = groups.get(group);
+    if (same === undefined) groups.set(group, [k]);
+    else same.push(k);
+  }
+  return [...groups.values()];
 }
 
 /** The ReadResults an event sees: only its own requests; anything else is a processor bug. */

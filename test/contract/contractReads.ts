@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NamespaceStore } from '../../sinks/store/TwoLevelMapStore.ts';
-import { allPages, b, everything, expectStoreError, freshId, hex, keysOf } from './contractHelpers.ts';
+import { allPages, b, everything, expectStoreError, freshId, hex, keysOf, patternBytes } from './contractHelpers.ts';
 import type { ContractContext } from './twoLevelMapStoreContract.ts';
 
 /** put/get, unsigned byte order, range bounds, paging and prefix scans. */
@@ -46,6 +46,27 @@ export function describeReads(ctx: () => ContractContext): void {
       expect(hex((await main.get(q, b(1)))?.value ?? b())).toBe('0b');
       expect(hex((await tiny.get(p, b(1)))?.value ?? b())).toBe('0c');
       expect(await tiny.get(q, b(1))).toBeUndefined();
+    });
+
+    it('getMany answers like get for each id, in order: present, absent, deleted, repeated, chunked, many', async () => {
+      const { main, tiny } = ctx();
+      const ids = Array.from({ length: 250 }, (_, i) => freshId(`many-${i % 5}`));
+      for (const [i, id] of ids.entries()) {
+        if (i % 5 === 0) continue; // never written
+        await main.put(id, b(7), b(i & 0xff, i >> 8), BigInt(i + 1));
+        if (i % 5 === 1) await main.delete(id, b(7), BigInt(i + 1));
+        if (i % 5 === 2) await main.put(id, b(8), b(0xee), 1n); // another key of the partition
+      }
+      const asked = [...ids, ids[3] as string, ids[0] as string];
+      const render = (c: { value: Uint8Array; writeTime: bigint } | undefined) => (c === undefined ? '-' : `${hex(c.value)}@${c.writeTime}`);
+      const expected = await Promise.all(asked.map(async (id) => render(await main.get(id, b(7)))));
+      expect((await main.getMany(asked, b(7))).map(render)).toEqual(expected);
+      expect(expected.filter((e) => e !== '-')).toHaveLength(150 + 1);
+      expect(await main.getMany([], b(7))).toEqual([]);
+      const big = Array.from({ length: 3 }, (_, i) => patternBytes(200 + i, i));
+      const chunkedIds = [freshId('many-chunked'), freshId('many-chunked'), freshId('many-chunked')];
+      for (const [i, id] of chunkedIds.entries()) await tiny.put(id, b(1), big[i] as Uint8Array, 3n);
+      expect((await tiny.getMany([...chunkedIds, freshId('none')], b(1))).map((c) => c && hex(c.value))).toEqual([...big.map(hex), undefined]);
     });
 
     it('neither the written nor the returned buffers are shared with the store', async () => {

@@ -24,6 +24,11 @@ export function faultyStore(inner: TwoLevelMapStore) {
           if (code !== undefined) throw new StoreError(code, `injected read ${code}`);
           return ns.get(id, key);
         },
+        getMany: async (ids, key) => {
+          const code = readFault?.(name, reads++);
+          if (code !== undefined) throw new StoreError(code, `injected read ${code}`);
+          return ns.getMany(ids, key);
+        },
       };
     },
     async mutateMany(mutations) {
