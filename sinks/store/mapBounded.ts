@@ -9,6 +9,7 @@ export async function mapBounded<T, R>(
   concurrency: number,
   fn: (item: T, index: number) => Promise<R>,
 ): Promise<PromiseSettledResult<R>[]> {
+  if (items.length === 0) return [];
   const results = new Array<PromiseSettledResult<R>>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -23,18 +23,19 @@ export function createLinkCachingStore(
   cache: LinkCache,
   { isCached = isLinkNamespace }: { isCached?: (namespace: string) => boolean } = {},
 ): TwoLevelMapStore {
+  /** Per namespace: the largest cacheable value, -1 when the namespace is not cached (or unknown). */
   const inlineLimit = new Map<string, number>();
-  const cacheable = (namespace: string, value: Uint8Array): boolean => {
-    if (!isCached(namespace)) return false;
-    let limit = inlineLimit.get(namespace);
-    if (limit === undefined) {
-      try {
-        limit = inner.namespace(namespace).features.maxInlineValueBytes;
-      } catch {
-        return false; // unknown namespace: the inner mutateMany will reject it
-      }
-      inlineLimit.set(namespace, limit);
+  const limitOf = (namespace: string): number => {
+    if (!isCached(namespace)) return -1;
+    try {
+      return inner.namespace(namespace).features.maxInlineValueBytes;
+    } catch {
+      return -1; // unknown namespace: the inner mutateMany will reject it
     }
+  };
+  const cacheable = (namespace: string, value: Uint8Array): boolean => {
+    let limit = inlineLimit.get(namespace);
+    if (limit === undefined) inlineLimit.set(namespace, (limit = limitOf(namespace)));
     return value.length <= limit;
   };
 
@@ -43,15 +44,11 @@ export function createLinkCachingStore(
       const sent: Mutation[] = [];
       const originOf: number[] = [];
       const deleted = deletedCells(mutations);
+      const deletedHere = (m: Mutation, key: Uint8Array): boolean =>
+        deleted.size > 0 && (deleted.has(cellAt(m.namespace, m.id, key, m.writeTime)) || deleted.has(partitionAt(m.namespace, m.id, m.writeTime)));
       mutations.forEach((m, index) => {
         const additions = m.additions.filter(
-          (a) =>
-            !(
-              cacheable(m.namespace, a.value) &&
-              !deleted.has(cellAt(m.namespace, m.id, a.key, m.writeTime)) &&
-              !deleted.has(partitionAt(m.namespace, m.id, m.writeTime)) &&
-              cache.dominates(m.namespace, m.id, a.key, m.writeTime, a.value)
-            ),
+          (a) => !(cacheable(m.namespace, a.value) && !deletedHere(m, a.key) && cache.dominates(m.namespace, m.id, a.key, m.writeTime, a.value)),
         );
         if (additions.length === 0 && m.deletions.length === 0 && (m as { readonly clear?: unknown }).clear !== true) return;
         sent.push(additions.length === m.additions.length ? m : { ...m, additions });
