@@ -21,9 +21,12 @@ describe('parseEdgestreamConfig', () => {
     expect(() => parseEdgestreamConfig({ edgeTypes: [{ name: 'a__b' }] })).toThrow(/edgeTypes\.0\.name/);
   });
 
-  it('requires the cascade settle time to cover the write-retry budget plus the tombstone cache ttl', () => {
+  it('requires the cascade settle time to cover twice the write-retry budget plus the tombstone cache ttl', () => {
     const cfg = (runtime: Record<string, number>) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime });
-    expect(cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, cascadeSettleMs: 1_500 }).runtime.tombstoneCacheTtlMs).toBe(300);
-    expect(() => cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 600, cascadeSettleMs: 1_500 })).toThrow(/runtime\.cascadeSettleMs: must be greater than runtime\.writeRetryBudgetMs \+ runtime\.tombstoneCacheTtlMs/);
+    expect(cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, cascadeSettleMs: 2_500 }).runtime.tombstoneCacheTtlMs).toBe(300);
+    // The old rule (budget + ttl) accepted this: the tombstone's own write may land a budget after its stamp.
+    expect(() => cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, cascadeSettleMs: 1_500 })).toThrow(
+      /runtime\.cascadeSettleMs: must be greater than 2 × runtime\.writeRetryBudgetMs \+ runtime\.tombstoneCacheTtlMs/,
+    );
   });
 });

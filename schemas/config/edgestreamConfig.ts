@@ -62,14 +62,18 @@ const runtimeSchema = z.strictObject({
   linkCacheEntries: z.int().min(0).default(100_000),
   /**
    * tunable. How long a REMOVE_NODE cascade waits after its node tombstone was written before
-   * paging the node's links, so that every ADD which read "no tombstone" has landed. Must exceed
-   * `writeRetryBudgetMs` (a slower ADD is in the repair topic, whose re-run reads the tombstone).
+   * paging the node's links, so that every ADD which read "no tombstone" has landed. The
+   * tombstone's stamp precedes its own write by up to `writeRetryBudgetMs` (a later attempt
+   * is a repair, which stamps anew); an ADD may read "none" until `tombstoneCacheTtlMs` after
+   * that write lands and takes up to `writeRetryBudgetMs` itself (a slower ADD is in the
+   * repair topic, whose re-run reads the tombstone). Hence the rule
+   * `cascadeSettleMs > 2 × writeRetryBudgetMs + tombstoneCacheTtlMs`.
    */
   cascadeSettleMs: z.int().min(0).default(30_000),
   /**
    * tunable. How long the fan-out may serve a node-tombstone read (present or absent) from
-   * its cache (0 turns the cache off). Safe because the cascade waits `cascadeSettleMs`:
-   * must satisfy `tombstoneCacheTtlMs + writeRetryBudgetMs < cascadeSettleMs`.
+   * its cache (0 turns the cache off). Safe because the cascade waits `cascadeSettleMs`
+   * (see its rule above).
    */
   tombstoneCacheTtlMs: z.int().min(0).default(5_000),
   /** tunable. A cascade whose tombstone never becomes visible is dead-lettered after this long. */
@@ -82,9 +86,10 @@ const runtimeSchema = z.strictObject({
   sessionTimeoutMs: z.int().min(6_000).max(1_800_000).default(30_000),
   /** tunable. How often the degree recounter takes dirty marks: counts lag by up to this much; each round re-reads every dirty vertex's whole link partition (a celebrity's too), so shorter costs more. */
   recountIntervalMs: z.int().min(10).default(10_000),
-}).refine((r) => r.cascadeSettleMs > r.writeRetryBudgetMs + r.tombstoneCacheTtlMs, {
+}).refine((r) => r.cascadeSettleMs > 2 * r.writeRetryBudgetMs + r.tombstoneCacheTtlMs, {
   path: ['cascadeSettleMs'],
-  message: 'must be greater than runtime.writeRetryBudgetMs + runtime.tombstoneCacheTtlMs (an ADD that read "no tombstone" must have landed before the cascade pages)',
+  message:
+    'must be greater than 2 × runtime.writeRetryBudgetMs + runtime.tombstoneCacheTtlMs (the tombstone write and an ADD that read "no tombstone" before it was visible must both have landed before the cascade pages)',
 });
 
 /** Read-side wide-partition detection and the plan → split → verify chain (docs/architecture.md §6). */

@@ -22,7 +22,7 @@ export interface ExpiringReadCacheOptions {
  * Only for reads whose consumer tolerates that staleness by design: the fan-out's
  * node-tombstone reads do, because the REMOVE_NODE cascade pages a node's links only
  * `cascadeSettleMs` after its tombstone was written, and the config requires
- * `ttlMs + writeRetryBudgetMs < cascadeSettleMs`, so any link an ADD wrote after
+ * `2 × writeRetryBudgetMs + ttlMs < cascadeSettleMs`, so any link an ADD wrote after
  * reading a stale "no tombstone" has landed before the cascade looks.
  */
 export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringReadCacheOptions): TwoLevelMapStore {
