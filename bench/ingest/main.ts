@@ -513,6 +513,7 @@ function summarize(args: BenchArgs, results: readonly RepeatResult[]) {
       ceilingBestConcurrency: m((r) => r.ceiling?.best.concurrency),
       ratio: m((r) => r.ratio, 3),
       cpuEfficiencyRatio: m((r) => cpuEfficiencyRatio(r), 3),
+      bareProcessorBound: m((r) => bareProcessorBound(r), 3),
       drainOnlyRatio: m((r) => (r.ceiling ? round((r.throughput.drainAfterProduce.perSecond * (r.throughput.rows / r.throughput.events)) / r.ceiling.best.rowsPerSecond, 3) : undefined), 3),
       pipelineCpuMicrosPerRow: {
         processor: m((r) => cpuMicrosPerRow(r.throughputCpu, r.throughput.rowsPerSecond)['processor']),
@@ -569,7 +570,7 @@ function printSummary(args: BenchArgs, s: ReturnType<typeof summarize>, results:
     `  degree recount lag      ${md.recountLagSeconds ?? '-'} s after the throughput phase until the recounter had taken the burst's marks (latency is measured after that)`,
     `  processor peak RSS      ${md.processorPeakRssMiB} MiB (VmHWM)   RSS at peak backlog: ${results.map((r) => `${r.processor.rssAtPeakBacklogMiB} MiB @ ${fmt(r.throughput.peakBacklog)}`).join(', ')}`,
     `  raw ceiling             ${fmt(md.ceilingRowsPerSecond ?? NaN)} rows/s (cassandra-driver, concurrency ${md.ceilingBestConcurrency})`,
-    `  pipeline / ceiling      ${md.ratio ?? '-'}   (target ≥ ${s.targetRatio}; drain-only rows/s ÷ ceiling: ${md.drainOnlyRatio ?? '-'}; CPU per row, ceiling ÷ pipeline: ${md.cpuEfficiencyRatio ?? '-'})`,
+    `  pipeline / ceiling      ${md.ratio ?? '-'}   (target ≥ ${s.targetRatio}; drain-only rows/s ÷ ceiling: ${md.drainOnlyRatio ?? '-'}; CPU per row, ceiling ÷ pipeline: ${md.cpuEfficiencyRatio ?? '-'}; a processor costing what the raw client costs would reach ${md.bareProcessorBound ?? '-'} here)`,
     `  cores during throughput processor ${md.processorCores}, cassandra ${md.cassandraCores}, kafka ${md.kafkaCores}, bench (producer) ${md.benchCores}; machine busy ${md.machineBusyCores}/${s.cores}`,
     `  CPU µs per row          pipeline: processor ${md.pipelineCpuMicrosPerRow.processor}, cassandra ${md.pipelineCpuMicrosPerRow.cassandra}, kafka ${md.pipelineCpuMicrosPerRow.kafka}, producer ${md.pipelineCpuMicrosPerRow.producer}; ceiling: client ${md.ceilingCpuMicrosPerRow.client}, cassandra ${md.ceilingCpuMicrosPerRow.cassandra} (cores during ceiling: cassandra ${md.ceilingCassandraCores}, client ${md.ceilingClientCores})`,
     `  idle baseline           cassandra ${md.idleCores.cassandra} cores, idle processor ${md.idleCores.processor}, machine busy ${md.idleCores.machineBusy}/${s.cores} with no bench traffic (other users of the machine and stack)`,
@@ -600,6 +601,21 @@ function cpuEfficiencyRatio(r: RepeatResult): number | undefined {
   const pipeline = sum(cpuMicrosPerRow(r.throughputCpu, r.throughput.rowsPerSecond));
   const ceiling = sum(cpuMicrosPerRow(r.ceiling.best.cpu, r.ceiling.best.rowsPerSecond));
   return pipeline > 0 ? ceiling / pipeline : undefined;
+}
+
+/**
+ * The CPU-bound ratio a pipeline would reach on this machine if its processor cost exactly what the
+ * raw-driver client costs per row and Cassandra did exactly the ceiling's work: the end-to-end window
+ * still carries the producer's and the broker's CPU on the same cores. Ceiling CPU per row ÷ (that +
+ * producer + Kafka CPU per row). An upper bound for any processor, not a measurement of ours.
+ */
+function bareProcessorBound(r: RepeatResult): number | undefined {
+  if (!r.ceiling) return undefined;
+  const sum = (x: Record<string, number>) => Object.values(x).reduce((a, b) => a + b, 0);
+  const ceiling = sum(cpuMicrosPerRow(r.ceiling.best.cpu, r.ceiling.best.rowsPerSecond));
+  const pipeline = cpuMicrosPerRow(r.throughputCpu, r.throughput.rowsPerSecond);
+  const transport = (pipeline['bench'] ?? 0) + (pipeline['kafka'] ?? 0) + (pipeline['registry'] ?? 0);
+  return ceiling > 0 ? ceiling / (ceiling + transport) : undefined;
 }
 
 /** CPU microseconds per row for each process: cores used ÷ rows per second. */
