@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../sinks/memory/index.ts';
-import { cellKey, decorateStore, type TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { cellKey } from '../../sinks/store/index.ts';
 import type { ReadRequest } from '../../processors/index.ts';
 import { startRetrySchedule } from './backoff.ts';
 import { executeReads } from './readStage.ts';
@@ -11,29 +11,11 @@ import { TEST_NAMESPACES } from './testing/testProcessor.ts';
 const read = (namespace: string, id: string, key: number): ReadRequest => ({ namespace, id, key: Uint8Array.of(key) });
 const keyed = (rs: ReadRequest[]) => new Map(rs.map((r) => [cellKey(r.namespace, r.id, r.key), r]));
 
-/** Records every read call the runtime makes: ["get", ns, id] or ["getMany", ns, ...ids]. */
-function recordingStore(inner: TwoLevelMapStore) {
-  const calls: string[][] = [];
-  const store = decorateStore(inner, {
-    namespace(name) {
-      const ns = inner.namespace(name);
-      return {
-        ...ns,
-        namespace: ns.namespace,
-        features: ns.features,
-        get: (id, key) => (calls.push(['get', name, id]), ns.get(id, key)),
-        getMany: (ids, key) => (calls.push(['getMany', name, ...ids]), ns.getMany(ids, key)),
-      };
-    },
-  });
-  return { store, calls };
-}
-
 describe('executeReads', () => {
   it('reads one key of many partitions with one getMany, and a lone request with get', async () => {
     const memory = createMemoryStore({ namespaces: TEST_NAMESPACES });
     await memory.namespace('t_out').put('b', Uint8Array.of(1), Uint8Array.of(9), 5n);
-    const { store, calls } = recordingStore(memory);
+    const { store, readCalls: calls } = faultyStore(memory);
     const requests = [read('t_out', 'a', 1), read('t_out', 'b', 1), read('t_out', 'c', 1), read('t_out', 'a', 2), read('t_in', 'a', 1)];
     const clock = createTestClock();
     const { cells, failures } = await executeReads(store, keyed(requests), 8, startRetrySchedule({ budgetMs: 0, initialBackoffMs: 1, maxBackoffMs: 1 }, clock));
@@ -46,7 +28,7 @@ describe('executeReads', () => {
   it('a failed getMany fails each of its requests, and the retry asks for all of them again', async () => {
     const faulty = faultyStore(createMemoryStore({ namespaces: TEST_NAMESPACES }));
     faulty.failReads((namespace, call) => (namespace === 't_out' && call === 0 ? 'timeout' : undefined));
-    const { store, calls } = recordingStore(faulty.store);
+    const { store, readCalls: calls } = faulty;
     const requests = [read('t_out', 'a', 1), read('t_out', 'b', 1)];
     const clock = createTestClock();
     const retried = await executeReads(store, keyed(requests), 8, startRetrySchedule({ budgetMs: 1_000, initialBackoffMs: 10, maxBackoffMs: 10 }, clock));

@@ -4,10 +4,12 @@ import { decorateStore, StoreError, type Mutation, type StoreErrorCode, type Two
  * Wraps a store so tests can make writes or reads fail: `failWrites` decides
  * per mutation whether it fails (and with which code), reported like a real
  * backend (a partial_failure naming the failed input indexes, or the error of
- * a whole-call failure).
+ * a whole-call failure). `readCalls` records each read call: ["get", namespace, id]
+ * or ["getMany", namespace, ...ids].
  */
 export function faultyStore(inner: TwoLevelMapStore) {
   const calls: Mutation[][] = [];
+  const readCalls: string[][] = [];
   let writeFault: ((m: Mutation, call: number) => StoreErrorCode | undefined) | undefined;
   let wholeCallFault: ((call: number) => unknown) | undefined;
   let readFault: ((namespace: string, call: number) => StoreErrorCode | undefined) | undefined;
@@ -20,11 +22,13 @@ export function faultyStore(inner: TwoLevelMapStore) {
         namespace: ns.namespace,
         features: ns.features,
         get: async (id, key) => {
+          readCalls.push(['get', name, id]);
           const code = readFault?.(name, reads++);
           if (code !== undefined) throw new StoreError(code, `injected read ${code}`);
           return ns.get(id, key);
         },
         getMany: async (ids, key) => {
+          readCalls.push(['getMany', name, ...ids]);
           const code = readFault?.(name, reads++);
           if (code !== undefined) throw new StoreError(code, `injected read ${code}`);
           return ns.getMany(ids, key);
@@ -54,6 +58,7 @@ export function faultyStore(inner: TwoLevelMapStore) {
   return {
     store,
     calls,
+    readCalls,
     failWrites: (fn: typeof writeFault) => void (writeFault = fn),
     failWholeCalls: (fn: typeof wholeCallFault) => void (wholeCallFault = fn),
     failReads: (fn: typeof readFault) => void (readFault = fn),
