@@ -597,7 +597,6 @@ function printProfile(p: ProfileSummary): void {
  */
 function cpuEfficiencyRatio(r: RepeatResult): number | undefined {
   if (!r.ceiling) return undefined;
-  const sum = (x: Record<string, number>) => Object.values(x).reduce((a, b) => a + b, 0);
   const pipeline = sum(cpuMicrosPerRow(r.throughputCpu, r.throughput.rowsPerSecond));
   const ceiling = sum(cpuMicrosPerRow(r.ceiling.best.cpu, r.ceiling.best.rowsPerSecond));
   return pipeline > 0 ? ceiling / pipeline : undefined;
@@ -611,11 +610,14 @@ function cpuEfficiencyRatio(r: RepeatResult): number | undefined {
  */
 function bareProcessorBound(r: RepeatResult): number | undefined {
   if (!r.ceiling) return undefined;
-  const sum = (x: Record<string, number>) => Object.values(x).reduce((a, b) => a + b, 0);
   const ceiling = sum(cpuMicrosPerRow(r.ceiling.best.cpu, r.ceiling.best.rowsPerSecond));
   const pipeline = cpuMicrosPerRow(r.throughputCpu, r.throughput.rowsPerSecond);
   const transport = (pipeline['bench'] ?? 0) + (pipeline['kafka'] ?? 0) + (pipeline['registry'] ?? 0);
   return ceiling > 0 ? ceiling / (ceiling + transport) : undefined;
+}
+
+function sum(x: Record<string, number>): number {
+  return Object.values(x).reduce((a, b) => a + b, 0);
 }
 
 /** CPU microseconds per row for each process: cores used ÷ rows per second. */

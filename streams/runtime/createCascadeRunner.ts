@@ -5,23 +5,21 @@ import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts'
 import type { KnownSchema } from '../../schemas/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
 import type { AvroSerde } from '../serde/index.ts';
-import { dlqTopicOf, repairTopicOf, topicName } from '../topics/index.ts';
+import { topicName } from '../topics/index.ts';
 import { startRetrySchedule, type RetryPolicy } from './backoff.ts';
 import type { CascadeLogic, CascadePlan } from './cascadeTypes.ts';
 import { classifyFailure } from './classifyFailure.ts';
 import { systemClock, type Clock } from './Clock.ts';
-import { createBatchHandler } from './createBatchHandler.ts';
-import { createConsumerLoop, type Runner } from './createConsumerLoop.ts';
+import { createChunkRunner } from './createChunkRunner.ts';
+import type { Runner } from './createConsumerLoop.ts';
 import { createEmitEncoder, type EmitSchemas } from './emitEncoder.ts';
-import { inputFailureRouter } from './failureRouter.ts';
-import { createKafkaPublisher, createRuntimeProducer } from './kafkaPublisher.ts';
+import { failureTopicsOf, inputFailureRouter } from './failureRouter.ts';
 import { defaultMutationIdOf } from './logFields.ts';
-import { createPartitionPauser } from './partitionPauser.ts';
 import { describeError, PipelineError } from './PipelineError.ts';
 import type { ChunkSource, OutRecord, Publisher, RecordOutcome, ValidateEvent } from './pipelineTypes.ts';
 import { EventFault, retryOperation } from './retryOperation.ts';
 import { createRuntimeMetrics, type RuntimeMetrics } from './runtimeMetrics.ts';
-import { consumerLoopSettings, resolveTuning, type RuntimeTuning } from './runtimeTuning.ts';
+import { resolveTuning, retryPolicyOf, type RuntimeTuning } from './runtimeTuning.ts';
 
 export interface CascadeRunnerOptions<E> {
   readonly kafka: Kafka;
@@ -61,10 +59,7 @@ export function createCascadeRunner<E>(opts: CascadeRunnerOptions<E>): Runner {
   const tuning = resolveTuning(opts.config, { maxWaitTimeMs: 1_000, ...opts.tuning });
   const logger = opts.logger.child({ component: 'cascade', cascade: opts.logic.name });
   const metrics = createRuntimeMetrics();
-  const producer = createRuntimeProducer(opts.kafka);
-  const publisher = createKafkaPublisher(producer);
-  const pauser = createPartitionPauser(clock);
-  const ctx: CascadeDeps<E> = {
+  const depsWith = (publisher: Publisher): CascadeDeps<E> => ({
     store: opts.store,
     logic: opts.logic,
     decode: async (value) => (await opts.serde.decode(value, opts.schema)).value,
@@ -75,28 +70,22 @@ export function createCascadeRunner<E>(opts: CascadeRunnerOptions<E>): Runner {
     publisher,
     pageSize: opts.pageSize ?? 500,
     encodeEmit: createEmitEncoder({ serde: opts.serde, prefix, ...(opts.emitSchemas ? { schemas: opts.emitSchemas } : {}) }),
-    retry: { budgetMs: opts.config.runtime.writeRetryBudgetMs, initialBackoffMs: tuning.retryInitialBackoffMs, maxBackoffMs: tuning.retryMaxBackoffMs },
-  };
-  const handler = createBatchHandler({
-    run: (source, messages, heartbeat) => runCascades(ctx, source, messages, heartbeat),
-    route: inputFailureRouter({ repairTopic: topicName(prefix, repairTopicOf(input)), dlqTopic: topicName(prefix, dlqTopicOf(input)) }),
-    publisher,
+    retry: retryPolicyOf(opts.config, tuning),
+  });
+  return createChunkRunner({
+    kafka: opts.kafka,
+    config: opts.config,
+    tuning,
     clock,
     logger,
     metrics,
-    maxRecordsPerChunk: tuning.maxRecordsPerChunk,
-    pauser,
-  });
-  return createConsumerLoop({
-    kafka: opts.kafka,
     groupId: `${prefix}${opts.logic.name}`,
     topic: topicName(prefix, input),
-    producer,
-    handler,
-    logger,
-    metrics,
-    pauser,
-    ...consumerLoopSettings(opts.config, tuning),
+    route: inputFailureRouter(failureTopicsOf(prefix, input)),
+    run: (publisher) => {
+      const deps = depsWith(publisher);
+      return (source, messages, heartbeat) => runCascades(deps, source, messages, heartbeat);
+    },
   });
 }
 

@@ -5,23 +5,21 @@ import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts'
 import type { KnownSchema } from '../../schemas/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
 import type { AvroSerde } from '../serde/index.ts';
-import { dlqTopicOf, repairTopicOf, topicName } from '../topics/index.ts';
+import { repairTopicOf, topicName } from '../topics/index.ts';
 import { backoffMs } from './backoff.ts';
 import { systemClock, type Clock } from './Clock.ts';
-import { createBatchHandler } from './createBatchHandler.ts';
-import { createConsumerLoop, type Runner } from './createConsumerLoop.ts';
+import { createChunkRunner } from './createChunkRunner.ts';
+import type { Runner } from './createConsumerLoop.ts';
 import { createLinkCachingStore } from './createLinkCachingStore.ts';
 import { createEmitEncoder, type EmitSchemas } from './emitEncoder.ts';
-import { inputFailureRouter, repairFailureRouter, type FailureRouter } from './failureRouter.ts';
+import { failureTopicsOf, inputFailureRouter, repairFailureRouter, type FailureRouter } from './failureRouter.ts';
 import { readRepairState } from './headers.ts';
-import { createKafkaPublisher, createRuntimeProducer } from './kafkaPublisher.ts';
 import { createLinkCache, type LinkCache } from './linkCache.ts';
 import { defaultMutationIdOf } from './logFields.ts';
-import { createPartitionPauser } from './partitionPauser.ts';
-import type { PipelineDeps, ValidateEvent } from './pipelineTypes.ts';
+import type { PipelineDeps, Publisher, ValidateEvent } from './pipelineTypes.ts';
 import { runPipeline } from './runPipeline.ts';
 import { createRuntimeMetrics } from './runtimeMetrics.ts';
-import { consumerLoopSettings, resolveTuning, type RuntimeTuning } from './runtimeTuning.ts';
+import { resolveTuning, retryPolicyOf, type RuntimeTuning } from './runtimeTuning.ts';
 
 export interface ProcessorRuntimeOptions<E> {
   readonly kafka: Kafka;
@@ -61,7 +59,7 @@ export function createProcessorRuntime<E>(opts: ProcessorRuntimeOptions<E>): Run
     groupId: `${prefix}${opts.processor.name}`,
     topic: topicName(prefix, input),
     component: 'runtime',
-    route: inputFailureRouter({ repairTopic: topicName(prefix, repairTopicOf(input)), dlqTopic: topicName(prefix, dlqTopicOf(input)) }),
+    route: inputFailureRouter(failureTopicsOf(prefix, input)),
   });
 }
 
@@ -84,11 +82,7 @@ export function createRepairRunner<E>(opts: ProcessorRuntimeOptions<E>): Runner 
     maxWaitTimeMs: Math.max(100, Math.min(1_000, repairInitialBackoffMs)),
     topic: topicName(prefix, repairTopicOf(input)),
     component: 'repair',
-    route: repairFailureRouter({
-      repairTopic: topicName(prefix, repairTopicOf(input)),
-      dlqTopic: topicName(prefix, dlqTopicOf(input)),
-      maxAttempts: repairMaxAttempts,
-    }),
+    route: repairFailureRouter({ ...failureTopicsOf(prefix, input), maxAttempts: repairMaxAttempts }),
     dueAtMs: (message) => {
       const attempt = Math.max(1, readRepairState(message.headers).attempt);
       return Number(message.timestamp) + backoffMs(attempt, repairInitialBackoffMs, repairMaxBackoffMs);
@@ -112,11 +106,7 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
   const cache = opts.linkCache ?? (opts.config.runtime.linkCacheEntries > 0 ? createLinkCache({ entries: opts.config.runtime.linkCacheEntries }) : false);
   const store = cache ? createLinkCachingStore(opts.store, cache) : opts.store;
   const metrics = createRuntimeMetrics(cache ? () => cache.stats() : undefined);
-  const producer = createRuntimeProducer(opts.kafka);
-  const publisher = createKafkaPublisher(producer);
-  const pauser = createPartitionPauser(clock);
-
-  const deps: PipelineDeps<E> = {
+  const depsWith = (publisher: Publisher): PipelineDeps<E> => ({
     processor: opts.processor,
     decode: async (value) => (await opts.serde.decode(value, opts.schema)).value,
     validate: opts.validate,
@@ -125,31 +115,25 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
     publisher,
     clock,
     logger,
-    retry: { budgetMs: opts.config.runtime.writeRetryBudgetMs, initialBackoffMs: tuning.retryInitialBackoffMs, maxBackoffMs: tuning.retryMaxBackoffMs },
+    retry: retryPolicyOf(opts.config, tuning),
     readConcurrency: tuning.readConcurrency,
     metrics,
     mutationIdOf: opts.mutationIdOf ?? defaultMutationIdOf,
-  };
-  const handler = createBatchHandler({
-    run: (source, messages, heartbeat) => runPipeline(deps, source, messages, heartbeat),
-    route: spec.route,
-    publisher,
+  });
+  return createChunkRunner({
+    kafka: opts.kafka,
+    config: opts.config,
+    tuning,
     clock,
     logger,
     metrics,
-    maxRecordsPerChunk: tuning.maxRecordsPerChunk,
-    pauser,
-    ...(spec.dueAtMs ? { dueAtMs: spec.dueAtMs } : {}),
-  });
-  return createConsumerLoop({
-    kafka: opts.kafka,
     groupId: spec.groupId,
     topic: spec.topic,
-    producer,
-    handler,
-    logger,
-    metrics,
-    pauser,
-    ...consumerLoopSettings(opts.config, tuning),
+    route: spec.route,
+    ...(spec.dueAtMs ? { dueAtMs: spec.dueAtMs } : {}),
+    run: (publisher) => {
+      const deps = depsWith(publisher);
+      return (source, messages, heartbeat) => runPipeline(deps, source, messages, heartbeat);
+    },
   });
 }

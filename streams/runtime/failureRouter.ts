@@ -1,4 +1,6 @@
 import type { KafkaMessage } from 'kafkajs';
+import type { LogicalTopic } from '../../processors/index.ts';
+import { dlqTopicOf, repairTopicOf, topicName } from '../topics/index.ts';
 import { dlqHeaders, readRepairState, repairHeaders, type RecordSource } from './headers.ts';
 import type { OutRecord, RecordOutcome } from './pipelineTypes.ts';
 
@@ -8,6 +10,11 @@ export type FailureRouter = (message: KafkaMessage, source: RecordSource, outcom
 export interface FailureTopics {
   readonly repairTopic: string;
   readonly dlqTopic: string;
+}
+
+/** `<input>.repair` and `<input>.dlq` under the topic prefix. */
+export function failureTopicsOf(prefix: string, input: LogicalTopic): FailureTopics {
+  return { repairTopic: topicName(prefix, repairTopicOf(input)), dlqTopic: topicName(prefix, dlqTopicOf(input)) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+import type { RetryPolicy } from './backoff.ts';
 
 /**
  * Knobs of the runtime that are not in the edgestream config file (all
@@ -50,6 +51,11 @@ export function resolveTuning(config: EdgestreamConfig, overrides: Partial<Runti
 }
 
 /** The consumer-loop settings every runner derives the same way from the config and its tuning. */
+/** The retry policy of a chunk's reads, writes and emits: the config's budget with the tuning's back-offs. */
+export function retryPolicyOf(config: EdgestreamConfig, tuning: RuntimeTuning): RetryPolicy {
+  return { budgetMs: config.runtime.writeRetryBudgetMs, initialBackoffMs: tuning.retryInitialBackoffMs, maxBackoffMs: tuning.retryMaxBackoffMs };
+}
+
 export function consumerLoopSettings(config: EdgestreamConfig, tuning: RuntimeTuning) {
   return {
     partitionsConsumedConcurrently: config.runtime.partitionsConsumedConcurrently,

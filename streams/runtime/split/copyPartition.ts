@@ -4,7 +4,7 @@ import type { SplitTask } from '../../../schemas/index.ts';
 import { splitTargetOf, type WideRowRecord } from '../../../sinks/namespaces/index.ts';
 import { keySuccessor } from '../../../sinks/store/index.ts';
 import type { StageContext, StageOutcome } from './createSplitStageRunner.ts';
-import { hex, micros, unhex, type SplitStageDeps } from './splitStageDeps.ts';
+import { announceNextStage, hex, micros, unhex, type SplitStageDeps } from './splitStageDeps.ts';
 
 export const SPLIT_STAGE = 'split';
 const COPY_PAGE_ROWS = 1_000;
@@ -36,7 +36,7 @@ export async function copyPartition(task: SplitTask, d: SplitStageDeps, ctx: Sta
     return { kind: 'defer', untilMs };
   }
   if (decision.kind === 'announce') {
-    await announceCopy(decision.record, ctx);
+    await announceNextStage('split-results', decision.record, ctx);
     return { kind: 'done' };
   }
   let record = decision.record;
@@ -68,14 +68,6 @@ export async function copyPartition(task: SplitTask, d: SplitStageDeps, ctx: Sta
   const split: WideRowRecord = { ...record, status: 'SPLIT', copiedAt: now, copiedRows: checkpoint.copiedRows, updatedAt: nextUpdateTime(record, now) };
   await ctx.op('recording SPLIT', 'store', () => d.repository.put(split));
   log.info({ copied_rows: checkpoint.copiedRows }, 'splitter: SPLIT');
-  await announceCopy(split, ctx);
+  await announceNextStage('split-results', split, ctx);
   return { kind: 'done' };
-}
-
-async function announceCopy(record: WideRowRecord, ctx: StageContext): Promise<void> {
-  await ctx.emit({
-    topic: 'split-results',
-    key: `${record.namespace}\u0000${record.partitionId}`,
-    value: { namespace: record.namespace, partition_id: record.partitionId, generation: record.generation, requested_at: BigInt(record.updatedAt) },
-  });
 }

@@ -4,21 +4,19 @@ import type { Emit, LogicalTopic } from '../../../processors/index.ts';
 import type { EdgestreamConfig } from '../../../schemas/config/edgestreamConfig.ts';
 import type { KnownSchema } from '../../../schemas/index.ts';
 import type { AvroSerde } from '../../serde/index.ts';
-import { dlqTopicOf, repairTopicOf, topicName } from '../../topics/index.ts';
+import { topicName } from '../../topics/index.ts';
 import { startRetrySchedule } from '../backoff.ts';
 import { classifyFailure, type Boundary } from '../classifyFailure.ts';
 import { systemClock, type Clock } from '../Clock.ts';
-import { createBatchHandler } from '../createBatchHandler.ts';
-import { createConsumerLoop, type Runner } from '../createConsumerLoop.ts';
+import { createChunkRunner } from '../createChunkRunner.ts';
+import type { Runner } from '../createConsumerLoop.ts';
 import { createEmitEncoder } from '../emitEncoder.ts';
-import { inputFailureRouter } from '../failureRouter.ts';
-import { createKafkaPublisher, createRuntimeProducer } from '../kafkaPublisher.ts';
-import { createPartitionPauser } from '../partitionPauser.ts';
+import { failureTopicsOf, inputFailureRouter } from '../failureRouter.ts';
 import { describeError, PipelineError } from '../PipelineError.ts';
-import type { RecordOutcome } from '../pipelineTypes.ts';
+import type { Publisher, RecordOutcome } from '../pipelineTypes.ts';
 import { EventFault, retryOperation } from '../retryOperation.ts';
 import { createRuntimeMetrics } from '../runtimeMetrics.ts';
-import { consumerLoopSettings, resolveTuning, type RuntimeTuning } from '../runtimeTuning.ts';
+import { resolveTuning, retryPolicyOf, type RuntimeTuning } from '../runtimeTuning.ts';
 
 /** What a split stage's handler may do besides store I/O. */
 export interface StageContext {
@@ -67,13 +65,15 @@ export function createSplitStageRunner<E>(opts: SplitStageRunnerOptions<E>): Run
   const tuning = resolveTuning(opts.config, { maxWaitTimeMs: 1_000, maxRecordsPerChunk: 1, ...opts.tuning });
   const logger = opts.logger.child({ component: 'split', stage: opts.name });
   const metrics = createRuntimeMetrics();
-  const producer = createRuntimeProducer(opts.kafka);
-  const publisher = createKafkaPublisher(producer);
-  const pauser = createPartitionPauser(clock);
   const encodeEmit = createEmitEncoder({ serde: opts.serde, prefix });
-  const retry = { budgetMs: opts.config.runtime.writeRetryBudgetMs, initialBackoffMs: tuning.retryInitialBackoffMs, maxBackoffMs: tuning.retryMaxBackoffMs };
+  const retry = retryPolicyOf(opts.config, tuning);
 
-  const runOne = async (message: KafkaMessage, source: { topic: string; partition: number }, heartbeat: () => Promise<void>): Promise<RecordOutcome> => {
+  const runOne = async (
+    publisher: Publisher,
+    message: KafkaMessage,
+    source: { topic: string; partition: number },
+    heartbeat: () => Promise<void>,
+  ): Promise<RecordOutcome> => {
     const fields = { ...source, offset: message.offset };
     if (message.value === null) return { kind: 'dead-letter', reason: 'undecodable', error: 'null value' };
     let event: E;
@@ -102,34 +102,25 @@ export function createSplitStageRunner<E>(opts: SplitStageRunnerOptions<E>): Run
     }
   };
 
-  const handler = createBatchHandler({
-    async run(source, messages, heartbeat) {
+  return createChunkRunner({
+    kafka: opts.kafka,
+    config: opts.config,
+    tuning,
+    clock,
+    logger,
+    metrics,
+    groupId: `${prefix}${opts.name}`,
+    topic: topicName(prefix, opts.input),
+    route: inputFailureRouter(failureTopicsOf(prefix, opts.input)),
+    run: (publisher) => async (source, messages, heartbeat) => {
       const outcomes: RecordOutcome[] = [];
       for (const message of messages) {
-        const outcome = await runOne(message, source, heartbeat);
+        const outcome = await runOne(publisher, message, source, heartbeat);
         outcomes.push(outcome);
         if (outcome.kind === 'defer') break;
       }
       while (outcomes.length < messages.length) outcomes.push(outcomes.at(-1) as RecordOutcome);
       return outcomes;
     },
-    route: inputFailureRouter({ repairTopic: topicName(prefix, repairTopicOf(opts.input)), dlqTopic: topicName(prefix, dlqTopicOf(opts.input)) }),
-    publisher,
-    clock,
-    logger,
-    metrics,
-    maxRecordsPerChunk: tuning.maxRecordsPerChunk,
-    pauser,
-  });
-  return createConsumerLoop({
-    kafka: opts.kafka,
-    groupId: `${prefix}${opts.name}`,
-    topic: topicName(prefix, opts.input),
-    producer,
-    handler,
-    logger,
-    metrics,
-    pauser,
-    ...consumerLoopSettings(opts.config, tuning),
   });
 }

@@ -3,7 +3,7 @@ import type { WidePartitionDetected } from '../../../schemas/index.ts';
 import type { WideRowRecord } from '../../../sinks/namespaces/index.ts';
 import { keySuccessor } from '../../../sinks/store/index.ts';
 import type { StageContext, StageOutcome } from './createSplitStageRunner.ts';
-import { micros, unhex, type SplitStageDeps } from './splitStageDeps.ts';
+import { announceNextStage, micros, unhex, type SplitStageDeps } from './splitStageDeps.ts';
 
 export const PLAN_STAGE = 'plan';
 /** Checkpoint after this many pages (each CHECKSUM_BLOCK_ROWS rows): the sample list makes a checkpoint a few tens of KiB. */
@@ -31,7 +31,7 @@ export async function planPartition(event: WidePartitionDetected, d: SplitStageD
     return { kind: 'done' };
   }
   if (decision.kind === 'announce') {
-    await announcePlan(decision.record, ctx);
+    await announceNextStage('split-plans', decision.record, ctx);
     return { kind: 'done' };
   }
   const detected = { bytesRead: Number(event.bytes_read), rowsRead: Number(event.rows_read), rowsReturned: Number(event.rows_returned), detectedAt: Number(event.detected_at) };
@@ -73,14 +73,6 @@ export async function planPartition(event: WidePartitionDetected, d: SplitStageD
   };
   await ctx.op('recording PLANNED', 'store', () => d.repository.put(planned));
   log.info({ generation: planned.generation, rows, bytes: planned.bytes, buckets: planned.buckets, strategy, checksum: planned.checksum }, 'planner: PLANNED');
-  await announcePlan(planned, ctx);
+  await announceNextStage('split-plans', planned, ctx);
   return { kind: 'done' };
-}
-
-async function announcePlan(record: WideRowRecord, ctx: StageContext): Promise<void> {
-  await ctx.emit({
-    topic: 'split-plans',
-    key: `${record.namespace}\u0000${record.partitionId}`,
-    value: { namespace: record.namespace, partition_id: record.partitionId, generation: record.generation, requested_at: BigInt(record.updatedAt) },
-  });
 }
