@@ -28,6 +28,8 @@ const { values, positionals } = parseArgs({
     // What-ifs that change semantics, only to measure what a piece of work costs:
     'what-if-no-tombstone-reads': { type: 'boolean', default: false },
     'what-if-no-chunking': { type: 'boolean', default: false },
+    // Sampling allocation profile (garbage included) written here on stop: who makes the GC work.
+    'alloc-profile': { type: 'string' },
   },
 });
 const int = (v: string | undefined) => (v === undefined ? undefined : Number(v));
@@ -60,6 +62,7 @@ const set = (k: keyof RuntimeTuning, v: number | undefined) => {
 set('maxRecordsPerChunk', int(values['max-records-per-chunk']));
 set('readConcurrency', int(values['read-concurrency']));
 set('maxBytesPerPartition', int(values['max-bytes-per-partition']));
+const allocProfile = values['alloc-profile'] === undefined ? undefined : await startAllocationProfile(values['alloc-profile']);
 const pipeline = createEdgePipeline({ kafka, serde: createAvroSerde({ registry }), store, config, logger, stages, tuning });
 const removeSignals = stopOnSignals([pipeline], { logger });
 await pipeline.start();
@@ -69,6 +72,30 @@ try {
 } finally {
   removeSignals();
   await store.close();
+  await allocProfile?.stop();
+}
+
+/**
+ * V8's sampling heap profiler with collected objects included (what `--heap-prof` leaves out):
+ * the profile then shows where the allocation volume comes from, not only what survived.
+ */
+async function startAllocationProfile(file: string): Promise<{ stop(): Promise<void> }> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 16_384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  } as never);
+  return {
+    async stop() {
+      const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: unknown };
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }
 
 /** Every node tombstone read answers "none" without asking Cassandra (a what-if: wrong once nodes are removed). */

@@ -22,20 +22,32 @@ interface Group {
 }
 
 export function createWriteBatch(): WriteBatch {
-  const entries = new Map<string, Group | Mutation>();
+  const ordered: (Group | Mutation)[] = [];
+  // Per partition, its groups and clears by write time (an event touches few times per partition).
+  const groups = new Map<string, Group[]>();
+  const clears = new Map<string, bigint[]>();
   const groupOf = (namespace: string, id: string, writeTime: bigint): Group => {
-    const key = `w\u0000${namespace}\u0000${id}\u0000${writeTime}`;
-    let group = entries.get(key) as Group | undefined;
-    if (group === undefined) entries.set(key, (group = { namespace, id, writeTime, deletions: [], additions: [] }));
+    const partition = `${namespace}\u0000${id}`;
+    let same = groups.get(partition);
+    if (same === undefined) groups.set(partition, (same = []));
+    let group = same.find((g) => g.writeTime === writeTime);
+    if (group === undefined) {
+      same.push((group = { namespace, id, writeTime, deletions: [], additions: [] }));
+      ordered.push(group);
+    }
     return group;
   };
   return {
     put: (namespace, id, writeTime, key, value) => void groupOf(namespace, id, writeTime).additions.push({ key, value }),
     delete: (namespace, id, writeTime, key) => void groupOf(namespace, id, writeTime).deletions.push(key),
     clear(namespace, id, writeTime) {
-      const key = `c\u0000${namespace}\u0000${id}\u0000${writeTime}`;
-      if (!entries.has(key)) entries.set(key, clearPartition(namespace, id, writeTime));
+      const partition = `${namespace}\u0000${id}`;
+      let times = clears.get(partition);
+      if (times === undefined) clears.set(partition, (times = []));
+      if (times.includes(writeTime)) return;
+      times.push(writeTime);
+      ordered.push(clearPartition(namespace, id, writeTime));
     },
-    mutations: () => [...entries.values()].map((m) => Object.freeze({ ...m })),
+    mutations: () => ordered.map((m) => Object.freeze({ ...m })),
   };
 }

@@ -15,19 +15,26 @@ export interface BoundStatement {
  * (`prepare: true`; the driver prepares each text once per host and caches
  * it) and marked idempotent (true for every write here, since each carries
  * an explicit `USING TIMESTAMP`), and every failure leaves through
- * `toStoreError`. `what` names the operation in error messages.
+ * `toStoreError`. `what` names the operation in error messages; a function
+ * is called only when a message needs it (the write path's names are built
+ * per partition, and almost never read).
  */
 export interface CassandraSession {
   connect(): Promise<void>;
-  execute(statement: BoundStatement, what: string): Promise<void>;
+  execute(statement: BoundStatement, what: Description): Promise<void>;
   /** Rows of a read, following driver pages until `maxRows` rows are in hand or the result ends. */
   readRows(statement: BoundStatement, opts: { maxRows: number; fetchSize?: number }, what: string): Promise<types.Row[]>;
   /** One unlogged batch; callers only ever batch statements of one partition key value (possibly of several tables). */
-  batch(statements: readonly BoundStatement[], what: string): Promise<void>;
+  batch(statements: readonly BoundStatement[], what: Description): Promise<void>;
   /** Unprepared schema statements (DDL cannot be prepared); only validated identifiers reach them. */
   ddl(cql: string, what: string): Promise<void>;
   shutdown(): Promise<void>;
 }
+
+/** The name of an operation for error messages, or how to build it. */
+export type Description = string | (() => string);
+
+const describe = (what: Description): string => (typeof what === 'string' ? what : what());
 
 /** Rows per driver page, so one response frame stays bounded whatever the slice limit. */
 const MAX_FETCH_ROWS = 1000;
@@ -52,18 +59,20 @@ export function createCassandraSession(config: ParsedCassandraStoreConfig): Cass
   const options = { prepare: true, isIdempotent: true, consistency: CONSISTENCY[config.consistency] };
   let closed = false;
 
-  const guard = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
-    if (closed) throw new StoreError('closed', `${what}: cassandra store is closed`);
+  const batchOptions = { ...options, logged: false };
+
+  const guard = async <T>(what: Description, run: () => Promise<T>): Promise<T> => {
+    if (closed) throw new StoreError('closed', `${describe(what)}: cassandra store is closed`);
     try {
       return await run();
     } catch (e) {
-      throw toStoreError(e, what);
+      throw toStoreError(e, describe(what));
     }
   };
 
   return {
     connect: () => guard('connect', () => client.connect()),
-    execute: (s, what) => guard(what, async () => void (await client.execute(s.query, [...s.params], options))),
+    execute: (s, what) => guard(what, async () => void (await client.execute(s.query, s.params as unknown[], options))),
     readRows: (s, { maxRows, fetchSize }, what) =>
       guard(what, async () => {
         const rows: types.Row[] = [];
@@ -81,8 +90,8 @@ export function createCassandraSession(config: ParsedCassandraStoreConfig): Cass
       }),
     batch: (statements, what) =>
       guard(what, async () => {
-        const queries = statements.map((s) => ({ query: s.query, params: [...s.params] }));
-        await client.batch(queries, { ...options, logged: false });
+        // The driver only reads the statements: no copies.
+        await client.batch(statements as { query: string; params: unknown[] }[], batchOptions);
       }),
     ddl: (cql, what) => guard(what, async () => void (await client.execute(cql, [], { consistency: options.consistency }))),
     async shutdown() {

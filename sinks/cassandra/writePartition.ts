@@ -53,12 +53,12 @@ export async function writePartitionGroups(parts: readonly NamespaceGroup[]): Pr
     if (group.id !== first.group.id) throw new TypeError(`writePartitionGroups: ids differ (${first.group.id}, ${group.id})`);
     addGroupStatements(ns, group, chunkWrites, rows, collections);
   }
-  const what = `write ${parts.map((p) => p.ns.settings.name).join('+')}/${first.group.id}`;
-  await mapBoundedOrThrow(chunkWrites, tuning.chunkConcurrency, (s) => session.execute(s, what));
+  const what = (): string => `write ${parts.map((p) => p.ns.settings.name).join('+')}/${first.group.id}`;
+  if (chunkWrites.length > 0) await mapBoundedOrThrow(chunkWrites, tuning.chunkConcurrency, (s) => session.execute(s, what()));
   for (const batch of splitBatches(rows, tuning.maxBatchStatements, tuning.maxBatchBytes)) {
     await (batch.length === 1 ? session.execute(batch[0] as BoundStatement, what) : session.batch(batch, what));
   }
-  await mapBoundedOrThrow(collections, tuning.chunkConcurrency, (s) => session.execute(s, `collect chunks: ${what}`));
+  if (collections.length > 0) await mapBoundedOrThrow(collections, tuning.chunkConcurrency, (s) => session.execute(s, `collect chunks: ${what()}`));
 }
 
 /** Writes one consolidated partition group (see `writePartitionGroups`). */

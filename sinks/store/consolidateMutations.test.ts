@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { consolidateMutations, type PartitionWrites } from './consolidateMutations.ts';
 import type { Mutation } from './TwoLevelMapStore.ts';
@@ -97,5 +98,20 @@ describe('consolidateMutations', () => {
 
   it('returns no groups for no mutations', () => {
     expect(consolidateMutations([])).toEqual([]);
+  });
+
+  it('gives a lone additions-only mutation (its fast path) the result of the general path', () => {
+    const bytes = fc.uint8Array({ maxLength: 3 });
+    const additions = fc.array(fc.record({ key: bytes, value: bytes }), { maxLength: 6 });
+    fc.assert(
+      fc.property(additions, fc.bigInt({ min: 0n, max: 9n }), (adds, writeTime) => {
+        const lone: Mutation = { namespace: 'ns', id: 'a', writeTime, deletions: [], additions: adds };
+        // An empty second mutation of the same partition changes nothing but forces the general path.
+        const empty: Mutation = { namespace: 'ns', id: 'a', writeTime, deletions: [], additions: [] };
+        const [fast] = consolidateMutations([lone]);
+        const [general] = consolidateMutations([lone, empty]);
+        expect(fast).toEqual({ ...general, mutationIndexes: [0] });
+      }),
+    );
   });
 });

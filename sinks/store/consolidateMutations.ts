@@ -52,15 +52,42 @@ export interface PartitionWrites {
  * Pure: inputs are not modified and the output shares their buffers.
  */
 export function consolidateMutations(mutations: readonly Mutation[]): PartitionWrites[] {
-  const groups = new Map<string, GroupBuilder>();
+  const members = new Map<string, number[]>();
   mutations.forEach((m, index) => {
     const groupKey = `${m.namespace}\u0000${m.id}`;
-    let group = groups.get(groupKey);
-    if (group === undefined) {
-      group = { namespace: m.namespace, id: m.id, clears: new Set(), deletions: new Map(), additions: new Map(), indexes: [] };
-      groups.set(groupKey, group);
-    }
-    group.indexes.push(index);
+    const indexes = members.get(groupKey);
+    if (indexes === undefined) members.set(groupKey, [index]);
+    else indexes.push(index);
+  });
+  const groups: PartitionWrites[] = [];
+  for (const indexes of members.values()) {
+    const only = indexes.length === 1 ? (mutations[indexes[0] as number] as Mutation) : undefined;
+    groups.push(only !== undefined && only.deletions.length === 0 && only.clear !== true ? additionsOnly(only, indexes) : buildGroup(mutations, indexes));
+  }
+  return groups;
+}
+
+/**
+ * The common case, one mutation that only adds: its additions share one write
+ * time, so consolidation is sorting by key and keeping the greater value of
+ * a key added twice, without the cell maps of the general case.
+ */
+function additionsOnly(m: Mutation, indexes: number[]): PartitionWrites {
+  const sorted = m.additions.map(({ key, value }): TimedKeyValue => ({ key, value, writeTime: m.writeTime })).sort(byKeyThenTime);
+  const additions: TimedKeyValue[] = [];
+  for (const a of sorted) {
+    const last = additions[additions.length - 1];
+    if (last === undefined || compareBytes(last.key, a.key) !== 0) additions.push(a);
+    else if (compareBytes(a.value, last.value) > 0) additions[additions.length - 1] = a;
+  }
+  return { namespace: m.namespace, id: m.id, clears: [], deletions: [], additions, mutationIndexes: indexes };
+}
+
+function buildGroup(mutations: readonly Mutation[], indexes: number[]): PartitionWrites {
+  const first = mutations[indexes[0] as number] as Mutation;
+  const group: GroupBuilder = { namespace: first.namespace, id: first.id, clears: new Set(), deletions: new Map(), additions: new Map(), indexes };
+  for (const index of indexes) {
+    const m = mutations[index] as Mutation;
     const ownAdds = m.deletions.length === 0 ? undefined : new Set(m.additions.map(({ key }) => cellId(key, m.writeTime)));
     if (m.clear === true) {
       const at = m.additions.length > 0 ? m.writeTime - 1n : m.writeTime;
@@ -77,8 +104,8 @@ export function consolidateMutations(mutations: readonly Mutation[]): PartitionW
         group.additions.set(id, { key, value, writeTime: m.writeTime });
       }
     }
-  });
-  return [...groups.values()].map(finishGroup);
+  }
+  return finishGroup(group);
 }
 
 interface GroupBuilder {

@@ -16,7 +16,8 @@ export function assertId(id: string): void {
   if (typeof id !== 'string' || id.length === 0) {
     throw new StoreError('invalid_argument', 'partition id must be a non-empty string');
   }
-  if (Buffer.byteLength(id, 'utf8') > MAX_ID_BYTES) {
+  // A UTF-16 unit is at most 3 UTF-8 bytes: only long ids need counting.
+  if (id.length * 3 > MAX_ID_BYTES && Buffer.byteLength(id, 'utf8') > MAX_ID_BYTES) {
     throw new StoreError('too_large', `partition id is longer than ${MAX_ID_BYTES} UTF-8 bytes`);
   }
 }

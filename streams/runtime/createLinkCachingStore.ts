@@ -1,4 +1,4 @@
-import { cellKey, decorateStore, isStoreError, remapPartialFailure, type Mutation, type TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { cellKey, decorateStore, isStoreError, remapPartialFailure, type KeyValue, type Mutation, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import type { LinkCache } from './linkCache.ts';
 
 /** Link namespaces (`<type>_out`, `<type>_in`): small values, rewritten often by replays and re-follows. */
@@ -26,6 +26,11 @@ export function createLinkCachingStore(
   /** Per namespace: the largest cacheable value, -1 when the namespace is not cached (or unknown). */
   const inlineLimit = new Map<string, number>();
   const limitOf = (namespace: string): number => {
+    let limit = inlineLimit.get(namespace);
+    if (limit === undefined) inlineLimit.set(namespace, (limit = inlineLimitOf(namespace)));
+    return limit;
+  };
+  const inlineLimitOf = (namespace: string): number => {
     if (!isCached(namespace)) return -1;
     try {
       return inner.namespace(namespace).features.maxInlineValueBytes;
@@ -33,26 +38,37 @@ export function createLinkCachingStore(
       return -1; // unknown namespace: the inner mutateMany will reject it
     }
   };
-  const cacheable = (namespace: string, value: Uint8Array): boolean => {
-    let limit = inlineLimit.get(namespace);
-    if (limit === undefined) inlineLimit.set(namespace, (limit = limitOf(namespace)));
-    return value.length <= limit;
-  };
 
   return decorateStore(inner, {
     async mutateMany(mutations: readonly Mutation[]) {
+      const deleted = deletedCells(mutations);
       const sent: Mutation[] = [];
       const originOf: number[] = [];
-      const deleted = deletedCells(mutations);
-      const deletedHere = (m: Mutation, key: Uint8Array): boolean =>
-        deleted.size > 0 && (deleted.has(cellAt(m.namespace, m.id, key, m.writeTime)) || deleted.has(partitionAt(m.namespace, m.id, m.writeTime)));
+      /** Per sent mutation, the cache key of each of its additions (undefined: not cached). */
+      const cellsOf: (readonly (string | undefined)[] | undefined)[] = [];
       mutations.forEach((m, index) => {
-        const additions = m.additions.filter(
-          (a) => !(cacheable(m.namespace, a.value) && !deletedHere(m, a.key) && cache.dominates(m.namespace, m.id, a.key, m.writeTime, a.value)),
-        );
+        const limit = m.additions.length === 0 ? -1 : limitOf(m.namespace);
+        let additions = m.additions;
+        let cells: (string | undefined)[] | undefined;
+        if (limit >= 0) {
+          cells = [];
+          let kept: KeyValue[] | undefined; // allocated only once something is dropped
+          m.additions.forEach((a, j) => {
+            const cell = a.value.length <= limit ? cellKey(m.namespace, m.id, a.key) : undefined;
+            const sentAnyway = cell === undefined || deletedHere(deleted, m, cell);
+            if (!sentAnyway && cache.dominates(cell, m.writeTime, a.value)) {
+              kept ??= m.additions.slice(0, j);
+              return;
+            }
+            kept?.push(a);
+            cells?.push(cell);
+          });
+          if (kept !== undefined) additions = kept;
+        }
         if (additions.length === 0 && m.deletions.length === 0 && (m as { readonly clear?: unknown }).clear !== true) return;
-        sent.push(additions.length === m.additions.length ? m : { ...m, additions });
+        sent.push(additions === m.additions ? m : { ...m, additions });
         originOf.push(index);
+        cellsOf.push(cells);
       });
       if (sent.length === 0) return;
       let failed = new Set<number>();
@@ -61,19 +77,28 @@ export function createLinkCachingStore(
       } catch (e) {
         if (!isStoreError(e) || e.code !== 'partial_failure') throw e;
         failed = new Set(e.failures.flatMap((f) => f.mutationIndexes));
-        recordLanded(sent, failed);
+        recordLanded(sent, cellsOf, failed);
         throw remapPartialFailure(e, originOf);
       }
-      recordLanded(sent, failed);
+      recordLanded(sent, cellsOf, failed);
     },
   });
 
-  function recordLanded(sent: readonly Mutation[], failed: ReadonlySet<number>): void {
+  function recordLanded(sent: readonly Mutation[], cellsOf: readonly (readonly (string | undefined)[] | undefined)[], failed: ReadonlySet<number>): void {
     sent.forEach((m, i) => {
-      if (failed.has(i)) return;
-      for (const a of m.additions) if (cacheable(m.namespace, a.value)) cache.record(m.namespace, m.id, a.key, m.writeTime, a.value);
+      const cells = cellsOf[i];
+      if (cells === undefined || failed.has(i)) return;
+      m.additions.forEach((a, j) => {
+        const cell = cells[j];
+        if (cell !== undefined) cache.record(cell, m.writeTime, a.value);
+      });
     });
   }
+}
+
+/** Whether the call also deletes this cell (or clears its partition) at the mutation's write time. */
+function deletedHere(deleted: ReadonlySet<string> | undefined, m: Mutation, cell: string): boolean {
+  return deleted !== undefined && (deleted.has(`${cell}@${m.writeTime}`) || deleted.has(partitionAt(m.namespace, m.id, m.writeTime)));
 }
 
 /**
@@ -85,7 +110,8 @@ export function createLinkCachingStore(
  * the tombstone would win the tie. Across mutations the port applies plain
  * LWW, where this is merely conservative.
  */
-function deletedCells(mutations: readonly Mutation[]): Set<string> {
+function deletedCells(mutations: readonly Mutation[]): Set<string> | undefined {
+  if (!mutations.some((m) => m.deletions.length > 0 || (m as { readonly clear?: unknown }).clear === true)) return undefined;
   const cells = new Set<string>();
   for (const m of mutations) {
     for (const key of m.deletions) cells.add(cellAt(m.namespace, m.id, key, m.writeTime));

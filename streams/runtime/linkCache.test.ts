@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../sinks/memory/index.ts';
-import { StoreError, type Mutation, type TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { cellKey, StoreError, type Mutation, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { createLinkCachingStore, isLinkNamespace } from './createLinkCachingStore.ts';
 import { createLinkCache } from './linkCache.ts';
 
@@ -10,40 +10,40 @@ const b = (...bytes: number[]) => Uint8Array.from(bytes);
 describe('createLinkCache', () => {
   it('dominates a write with an older time, or the same time and smaller or equal bytes', () => {
     const cache = createLinkCache({ entries: 10 });
-    cache.record('f_out', 'a', b(1), 10n, b(5));
-    expect(cache.dominates('f_out', 'a', b(1), 9n, b(9))).toBe(true);
-    expect(cache.dominates('f_out', 'a', b(1), 10n, b(5))).toBe(true);
-    expect(cache.dominates('f_out', 'a', b(1), 10n, b(4))).toBe(true);
-    expect(cache.dominates('f_out', 'a', b(1), 10n, b(6))).toBe(false);
-    expect(cache.dominates('f_out', 'a', b(1), 10n, b(5, 0))).toBe(false); // longer is greater
-    expect(cache.dominates('f_out', 'a', b(1), 11n, b(0))).toBe(false);
-    expect(cache.dominates('f_out', 'a', b(2), 1n, b(0))).toBe(false); // another key
+    cache.record(cellKey('f_out', 'a', b(1)), 10n, b(5));
+    expect(cache.dominates(cellKey('f_out', 'a', b(1)), 9n, b(9))).toBe(true);
+    expect(cache.dominates(cellKey('f_out', 'a', b(1)), 10n, b(5))).toBe(true);
+    expect(cache.dominates(cellKey('f_out', 'a', b(1)), 10n, b(4))).toBe(true);
+    expect(cache.dominates(cellKey('f_out', 'a', b(1)), 10n, b(6))).toBe(false);
+    expect(cache.dominates(cellKey('f_out', 'a', b(1)), 10n, b(5, 0))).toBe(false); // longer is greater
+    expect(cache.dominates(cellKey('f_out', 'a', b(1)), 11n, b(0))).toBe(false);
+    expect(cache.dominates(cellKey('f_out', 'a', b(2)), 1n, b(0))).toBe(false); // another key
     expect(cache.stats()).toMatchObject({ lookups: 7, suppressed: 3 });
   });
 
   it('keeps the greater of the cached and the recorded write', () => {
     const cache = createLinkCache({ entries: 10 });
-    cache.record('f_out', 'a', b(1), 10n, b(5));
-    cache.record('f_out', 'a', b(1), 9n, b(9)); // older: ignored
-    expect(cache.dominates('f_out', 'a', b(1), 10n, b(5))).toBe(true);
-    expect(cache.dominates('f_out', 'a', b(1), 9n, b(10))).toBe(true);
+    cache.record(cellKey('f_out', 'a', b(1)), 10n, b(5));
+    cache.record(cellKey('f_out', 'a', b(1)), 9n, b(9)); // older: ignored
+    expect(cache.dominates(cellKey('f_out', 'a', b(1)), 10n, b(5))).toBe(true);
+    expect(cache.dominates(cellKey('f_out', 'a', b(1)), 9n, b(10))).toBe(true);
   });
 
   it('evicts the least recently used entry beyond its capacity', () => {
     const cache = createLinkCache({ entries: 2 });
-    cache.record('f_out', 'a', b(1), 1n, b());
-    cache.record('f_out', 'a', b(2), 1n, b());
-    cache.dominates('f_out', 'a', b(1), 1n, b()); // touch key 1
-    cache.record('f_out', 'a', b(3), 1n, b()); // evicts key 2
+    cache.record(cellKey('f_out', 'a', b(1)), 1n, b());
+    cache.record(cellKey('f_out', 'a', b(2)), 1n, b());
+    cache.dominates(cellKey('f_out', 'a', b(1)), 1n, b()); // touch key 1
+    cache.record(cellKey('f_out', 'a', b(3)), 1n, b()); // evicts key 2
     expect(cache.stats().entries).toBe(2);
-    expect(cache.dominates('f_out', 'a', b(2), 1n, b())).toBe(false);
-    expect(cache.dominates('f_out', 'a', b(1), 1n, b())).toBe(true);
+    expect(cache.dominates(cellKey('f_out', 'a', b(2)), 1n, b())).toBe(false);
+    expect(cache.dominates(cellKey('f_out', 'a', b(1)), 1n, b())).toBe(true);
   });
 
   it('holds nothing with zero entries', () => {
     const cache = createLinkCache({ entries: 0 });
-    cache.record('f_out', 'a', b(1), 1n, b());
-    expect(cache.dominates('f_out', 'a', b(1), 1n, b())).toBe(false);
+    cache.record(cellKey('f_out', 'a', b(1)), 1n, b());
+    expect(cache.dominates(cellKey('f_out', 'a', b(1)), 1n, b())).toBe(false);
   });
 });
 
@@ -133,7 +133,7 @@ describe('createLinkCachingStore', () => {
     // m('b') is suppressed (index 0), so the inner store only sees m('a') — at its index 0 — and fails it.
     const error = await store.mutateMany([m('b'), m('a')]).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'partial_failure', failures: [{ mutationIndexes: [1] }] });
-    expect(cache.dominates('f_out', 'a', b(1), 1n, b(1))).toBe(false);
+    expect(cache.dominates(cellKey('f_out', 'a', b(1)), 1n, b(1))).toBe(false);
   });
 
   it('never suppresses a write that would change state: same state as the uncached store (LWW model with clears, injected failures)', async () => {
@@ -173,7 +173,7 @@ describe('createLinkCachingStore with partition clears', () => {
     const sent: Mutation[][] = [];
     const spy: TwoLevelMapStore = { ...inner, namespace: (n) => inner.namespace(n), mutateMany: async (ms) => void sent.push([...ms]) };
     const cache = createLinkCache({ entries: 10 });
-    cache.record('f_out', 'a', b(1), 5n, b(1));
+    cache.record(cellKey('f_out', 'a', b(1)), 5n, b(1));
     const add: Mutation = { namespace: 'f_out', id: 'a', writeTime: 5n, deletions: [], additions: [{ key: b(1), value: b(1) }] };
     const clear = { namespace: 'f_out', id: 'a', writeTime: 5n, deletions: [], additions: [], clear: true } as Mutation;
     await createLinkCachingStore(spy, cache).mutateMany([clear, add]);

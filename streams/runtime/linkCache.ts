@@ -1,4 +1,5 @@
-import { cellKey, compareBytes } from '../../sinks/store/index.ts';
+import { LRUCache } from 'lru-cache';
+import { compareBytes } from '../../sinks/store/index.ts';
 
 /**
  * The write-aside link cache: a bounded LRU of (namespace, id, key) → the
@@ -13,10 +14,13 @@ import { cellKey, compareBytes } from '../../sinks/store/index.ts';
  * starts empty, which is why a restart can never make state wrong.
  */
 export interface LinkCache {
-  /** True when a put of (writeTime, value) is known to change nothing (and counts the lookup). */
-  dominates(namespace: string, id: string, key: Uint8Array, writeTime: bigint, value: Uint8Array): boolean;
-  /** Records a put the store acknowledged; keeps the greater of the cached and the new write. */
-  record(namespace: string, id: string, key: Uint8Array, writeTime: bigint, value: Uint8Array): void;
+  /**
+   * True when a put of (writeTime, value) to `cell` is known to change nothing (and counts the lookup).
+   * `cell` identifies (namespace, id, key): `cellKey` of sinks/store, built once per addition by the caller.
+   */
+  dominates(cell: string, writeTime: bigint, value: Uint8Array): boolean;
+  /** Records a put to `cell` the store acknowledged; keeps the greater of the cached and the new write. */
+  record(cell: string, writeTime: bigint, value: Uint8Array): void;
   stats(): LinkCacheStats;
 }
 
@@ -36,31 +40,26 @@ interface Entry {
 
 export function createLinkCache({ entries: capacity }: { entries: number }): LinkCache {
   if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`link cache entries must be an integer >= 0, got ${capacity}`);
-  const lru = new Map<string, Entry>();
+  // lru-cache keeps recency in typed-array lists: a hit or an update moves no Map entry.
+  const lru = capacity === 0 ? undefined : new LRUCache<string, Entry>({ max: capacity });
   let lookups = 0;
   let suppressed = 0;
 
   return {
-    dominates(namespace, id, key, writeTime, value) {
+    dominates(cacheKey, writeTime, value) {
       lookups++;
-      const cacheKey = cellKey(namespace, id, key);
-      const entry = lru.get(cacheKey);
+      const entry = lru?.get(cacheKey); // refreshes recency
       if (entry === undefined) return false;
-      lru.delete(cacheKey); // refresh recency
-      lru.set(cacheKey, entry);
       const dominated = isAtLeast(entry, writeTime, value);
       if (dominated) suppressed++;
       return dominated;
     },
-    record(namespace, id, key, writeTime, value) {
-      if (capacity === 0) return;
-      const cacheKey = cellKey(namespace, id, key);
+    record(cacheKey, writeTime, value) {
+      if (lru === undefined) return;
       const entry = lru.get(cacheKey);
-      lru.delete(cacheKey);
-      lru.set(cacheKey, entry !== undefined && isAtLeast(entry, writeTime, value) ? entry : { writeTime, value: value.slice() });
-      if (lru.size > capacity) lru.delete(lru.keys().next().value as string);
+      if (entry === undefined || !isAtLeast(entry, writeTime, value)) lru.set(cacheKey, { writeTime, value: value.slice() });
     },
-    stats: () => ({ entries: lru.size, capacity, lookups, suppressed }),
+    stats: () => ({ entries: lru?.size ?? 0, capacity, lookups, suppressed }),
   };
 }
 
