@@ -19,5 +19,5 @@ export interface NamespaceRuntime {
 
 /** A zero-copy Buffer view: cassandra-driver encodes blobs only from Buffers. */
 export function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -26,6 +26,7 @@ export async function readStage<E>(
   schedule: RetrySchedule,
 ): Promise<Map<Slot<E>, ReadResults>> {
   const requests = new Map<string, ReadRequest>();
+  const keysOf = new Map<Slot<E>, string[]>(); // each request's key, built once
   for (const slot of slots) {
     if (slot.outcome !== undefined || slot.event === undefined) continue;
     try {
@@ -35,17 +36,20 @@ export async function readStage<E>(
       deps.logger.error({ ...eventLogFields(source, slot, deps), err: e }, 'processor reads() threw; event dead-lettered');
       continue;
     }
-    for (const r of slot.reads) requests.set(readKey(r), r);
+    const keys = slot.reads.map(readKey);
+    keysOf.set(slot, keys);
+    slot.reads.forEach((r, i) => requests.set(keys[i] as string, r));
   }
 
   const { cells, failures } = await executeReads(deps.store, requests, deps.readConcurrency, schedule, () => deps.metrics.count('retries'));
   const results = new Map<Slot<E>, ReadResults>();
   for (const slot of slots) {
-    if (slot.outcome !== undefined || slot.reads === undefined) continue;
-    const failed = slot.reads.map((r) => ({ r, f: failures.get(readKey(r)) })).filter((x) => x.f !== undefined);
+    const keys = keysOf.get(slot);
+    if (slot.outcome !== undefined || slot.reads === undefined || keys === undefined) continue;
+    const failed = failures.size === 0 ? [] : slot.reads.map((r, i) => ({ r, f: failures.get(keys[i] as string) })).filter((x) => x.f !== undefined);
     const first = failed[0]?.f;
     if (first === undefined) {
-      results.set(slot, readResultsOver(slot.reads, cells));
+      results.set(slot, readResultsOver(slot.reads, cells, keys));
       continue;
     }
     const error = `read failed: ${describeError(first.error)}`;
@@ -120,12 +124,15 @@ function sameKeyGroups(pending: readonly string[], requests: ReadonlyMap<string,
 }
 
 /** The ReadResults an event sees: only its own requests; anything else is a processor bug. */
-export function readResultsOver(requested: readonly ReadRequest[], cells: ReadonlyMap<string, Cell | undefined>): ReadResults {
-  const own = new Set(requested.map(readKey));
+export function readResultsOver(
+  requested: readonly ReadRequest[],
+  cells: ReadonlyMap<string, Cell | undefined>,
+  keys: readonly string[] = requested.map(readKey),
+): ReadResults {
   return {
     get(request) {
       const k = readKey(request);
-      if (!own.has(k)) {
+      if (!keys.includes(k)) {
         throw new Error(`read of (${request.namespace}, ${request.id}, ${hex(request.key)}) was not requested by reads()`);
       }
       return cells.get(k);
