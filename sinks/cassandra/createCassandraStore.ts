@@ -89,7 +89,8 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
     async init() {
       await session.ddl(createKeyspaceCql(parsed.keyspace, parsed.replication), `create keyspace ${parsed.keyspace}`);
       for (const s of settings) {
-        await session.ddl(createNamespaceTableCql(parsed.keyspace, s.name, parsed.tableOptions), `create table ${s.name}`);
+        const options = s.resurrectionSafe ? { ...parsed.tableOptions, gcGraceSeconds: 0 } : parsed.tableOptions;
+        await session.ddl(createNamespaceTableCql(parsed.keyspace, s.name, options), `create table ${s.name}`);
         if (s.chunking) {
           await session.ddl(createChunkTableCql(parsed.keyspace, s.name, parsed.tableOptions), `create chunk table of ${s.name}`);
         }

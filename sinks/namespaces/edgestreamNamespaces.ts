@@ -34,7 +34,8 @@ export function edgestreamNamespaces(config: {
     ...perType,
     ...splitTables,
     { name: NODE_TOMBSTONES_NAMESPACE, chunking: false },
-    { name: DEGREE_DIRTY_NAMESPACE, chunking: false },
+    // Marks are deleted once counted; a resurrected one costs one extra recount, never a wrong count.
+    { name: DEGREE_DIRTY_NAMESPACE, chunking: false, resurrectionSafe: true },
     { name: DEGREES_NAMESPACE, chunking: false },
     { name: WIDE_ROWS_NAMESPACE, chunking: false },
     { name: WIDE_ROW_CHECKPOINTS_NAMESPACE, chunking: false },

@@ -7,10 +7,15 @@ const schema = z.strictObject({ namespaces: namespacesSchema, ...valueLimitsSche
 
 describe('store config', () => {
   it('fills in value limits and resolves them per namespace', () => {
-    const parsed = parseConfig(schema, { namespaces: [{ name: 'links_out', chunking: false }, { name: 'props', chunkBytes: 1024 }] }, 'test');
+    const parsed = parseConfig(
+      schema,
+      { namespaces: [{ name: 'links_out', chunking: false }, { name: 'props', chunkBytes: 1024 }, { name: 'marks', chunking: false, resurrectionSafe: true }] },
+      'test',
+    );
     expect(resolveNamespaces(parsed.namespaces, parsed)).toEqual([
-      { name: 'links_out', chunking: false, maxInlineValueBytes: 262_144, chunkBytes: 262_144, maxValueBytes: 262_144 },
-      { name: 'props', chunking: true, maxInlineValueBytes: 262_144, chunkBytes: 1024, maxValueBytes: 67_108_864 },
+      { name: 'links_out', chunking: false, maxInlineValueBytes: 262_144, chunkBytes: 262_144, maxValueBytes: 262_144, resurrectionSafe: false },
+      { name: 'props', chunking: true, maxInlineValueBytes: 262_144, chunkBytes: 1024, maxValueBytes: 67_108_864, resurrectionSafe: false },
+      { name: 'marks', chunking: false, maxInlineValueBytes: 262_144, chunkBytes: 262_144, maxValueBytes: 262_144, resurrectionSafe: true },
     ]);
   });
 

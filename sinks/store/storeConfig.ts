@@ -49,6 +49,15 @@ export const namespaceConfigSchema = z.strictObject({
   chunking: z.boolean().default(true),
   maxInlineValueBytes: z.int().min(1).max(16 * MIB).optional(),
   chunkBytes: z.int().min(1).max(16 * MIB).optional(),
+  /**
+   * Deleted cells of this namespace may reappear without harm (work marks a
+   * consumer deletes once handled: a resurrected one only repeats idempotent
+   * work). Backends may then drop deletion markers at once (Cassandra:
+   * `gc_grace_seconds = 0`, so compaction purges them), which keeps a
+   * queue-like namespace from piling up tombstones that every scan skips and
+   * that fail reads past Cassandra's tombstone_failure_threshold.
+   */
+  resurrectionSafe: z.boolean().default(false),
 });
 
 export const namespacesSchema = z
@@ -79,6 +88,7 @@ export interface NamespaceSettings {
   readonly maxInlineValueBytes: number;
   readonly chunkBytes: number;
   readonly maxValueBytes: number;
+  readonly resurrectionSafe: boolean;
 }
 
 export function resolveNamespaces(
@@ -94,6 +104,7 @@ export function resolveNamespaces(
       chunkBytes: ns.chunkBytes ?? limits.chunkBytes,
       // Without chunking the inline limit is the hard limit.
       maxValueBytes: ns.chunking ? limits.maxValueBytes : Math.min(limits.maxValueBytes, maxInlineValueBytes),
+      resurrectionSafe: ns.resurrectionSafe,
     });
   });
 }

@@ -152,6 +152,23 @@ describe('cassandra store specifics', () => {
     }
   });
 
+  it('creates a resurrection-safe namespace with gc_grace_seconds 0 and leaves the others at the table options', async () => {
+    const marks = await createCassandraStore({
+      ...connection,
+      tableOptions: { gcGraceSeconds: 3600 },
+      namespaces: [{ name: 'c_marks', chunking: false, resurrectionSafe: true }, { name: 'c_plain', chunking: false }],
+    });
+    try {
+      await marks.init();
+    } finally {
+      await marks.close();
+    }
+    const rs = await raw.execute('SELECT table_name, gc_grace_seconds FROM system_schema.tables WHERE keyspace_name = ? AND table_name IN ?', [keyspace, ['c_marks', 'c_plain']], {
+      prepare: true,
+    });
+    expect(Object.fromEntries(rs.rows.map((r) => [r.get('table_name') as string, r.get('gc_grace_seconds') as number]))).toEqual({ c_marks: 0, c_plain: 3600 });
+  });
+
   it('reports an unreachable cluster as a retriable unavailable error', async () => {
     const err = await expectStoreError(
       () => createCassandraStore({ ...connection, contactPoints: ['127.0.0.1:1'], namespaces: [] }),
