@@ -596,7 +596,7 @@ function printProfile(p: ProfileSummary): void {
  * CPU time is not taken by other users of the machine, so this is steadier than the rows/s ratio on a shared box.
  */
 function cpuEfficiencyRatio(r: RepeatResult): number | undefined {
-  if (!r.ceiling) return undefined;
+  if (!r.ceiling || !seesServerCpu(r)) return undefined;
   const pipeline = sum(cpuMicrosPerRow(r.throughputCpu, r.throughput.rowsPerSecond));
   const ceiling = sum(cpuMicrosPerRow(r.ceiling.best.cpu, r.ceiling.best.rowsPerSecond));
   return pipeline > 0 ? ceiling / pipeline : undefined;
@@ -609,11 +609,20 @@ function cpuEfficiencyRatio(r: RepeatResult): number | undefined {
  * producer + Kafka CPU per row). An upper bound for any processor, not a measurement of ours.
  */
 function bareProcessorBound(r: RepeatResult): number | undefined {
-  if (!r.ceiling) return undefined;
+  if (!r.ceiling || !seesServerCpu(r)) return undefined;
   const ceiling = sum(cpuMicrosPerRow(r.ceiling.best.cpu, r.ceiling.best.rowsPerSecond));
   const pipeline = cpuMicrosPerRow(r.throughputCpu, r.throughput.rowsPerSecond);
   const transport = (pipeline['bench'] ?? 0) + (pipeline['kafka'] ?? 0) + (pipeline['registry'] ?? 0);
   return ceiling > 0 ? ceiling / (ceiling + transport) : undefined;
+}
+
+/**
+ * Both CPU ratios need the Cassandra and Kafka processes' CPU, which the bench reads only for the
+ * local stack it can see (`serverPidsOf`); for an external one they would silently leave it out.
+ */
+function seesServerCpu(r: RepeatResult): boolean {
+  const seen = (cpu: CpuReport) => cpu.coresByProcess['cassandra'] !== undefined && cpu.coresByProcess['kafka'] !== undefined;
+  return seen(r.throughputCpu) && (r.ceiling === undefined || seen(r.ceiling.best.cpu));
 }
 
 function sum(x: Record<string, number>): number {
