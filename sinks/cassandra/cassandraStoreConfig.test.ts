@@ -10,7 +10,7 @@ describe('cassandra store config', () => {
     const c = parse(base);
     expect(c.replication).toEqual({ class: 'SimpleStrategy', replicationFactor: 1 });
     expect([c.consistency, c.maxInlineValueBytes, c.chunkBytes, c.mutationConcurrency]).toEqual(['LOCAL_QUORUM', 262_144, 262_144, 16]);
-    expect(c.namespaces).toEqual([{ name: 'links_out', chunking: true }]);
+    expect(c.namespaces).toEqual([{ name: 'links_out', chunking: true, resurrectionSafe: false }]);
   });
 
   it.each([

@@ -156,17 +156,17 @@ describe('cassandra store specifics', () => {
     const marks = await createCassandraStore({
       ...connection,
       tableOptions: { gcGraceSeconds: 3600 },
-      namespaces: [{ name: 'c_marks', chunking: false, resurrectionSafe: true }, { name: 'c_plain', chunking: false }],
+      namespaces: [{ name: 'c_marks', chunking: false, resurrectionSafe: true }, { name: 'c_unmarked', chunking: false }],
     });
     try {
       await marks.init();
     } finally {
       await marks.close();
     }
-    const rs = await raw.execute('SELECT table_name, gc_grace_seconds FROM system_schema.tables WHERE keyspace_name = ? AND table_name IN ?', [keyspace, ['c_marks', 'c_plain']], {
+    const rs = await raw.execute('SELECT table_name, gc_grace_seconds FROM system_schema.tables WHERE keyspace_name = ? AND table_name IN ?', [keyspace, ['c_marks', 'c_unmarked']], {
       prepare: true,
     });
-    expect(Object.fromEntries(rs.rows.map((r) => [r.get('table_name') as string, r.get('gc_grace_seconds') as number]))).toEqual({ c_marks: 0, c_plain: 3600 });
+    expect(Object.fromEntries(rs.rows.map((r) => [r.get('table_name') as string, r.get('gc_grace_seconds') as number]))).toEqual({ c_marks: 0, c_unmarked: 3600 });
   });
 
   it('reports an unreachable cluster as a retriable unavailable error', async () => {
