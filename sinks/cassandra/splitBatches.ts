@@ -11,9 +11,6 @@ const STATEMENT_OVERHEAD_BYTES = 64;
  * Cassandra's max mutation size (half a commit-log segment, 16 MiB by default).
  */
 export function splitBatches(statements: readonly BoundStatement[], maxStatements: number, maxBytes: number): BoundStatement[][] {
-  if (statements.length === 0) return [];
-  // The usual partition group (a few small rows) fits whole: skip the per-statement accounting.
-  if (statements.length <= maxStatements && upperBoundBytes(statements) <= maxBytes) return [statements as BoundStatement[]];
   const batches: BoundStatement[][] = [];
   let current: BoundStatement[] = [];
   let bytes = 0;
@@ -31,21 +28,15 @@ export function splitBatches(statements: readonly BoundStatement[], maxStatement
   return batches;
 }
 
-/** At least the sum of `payloadBytes` (a UTF-16 unit is at most 3 UTF-8 bytes), without encoding anything. */
-function upperBoundBytes(statements: readonly BoundStatement[]): number {
-  let bytes = 0;
-  for (const s of statements) {
-    bytes += STATEMENT_OVERHEAD_BYTES;
-    for (const p of s.params) bytes += p instanceof Uint8Array ? p.length : typeof p === 'string' ? p.length * 3 : 8;
-  }
-  return bytes;
-}
-
+/**
+ * A statement's payload, never under its real size: a text param counts 3
+ * bytes per UTF-16 unit (UTF-8's most), so nothing is encoded just to measure it.
+ */
 function payloadBytes(s: BoundStatement): number {
   let bytes = STATEMENT_OVERHEAD_BYTES;
   for (const p of s.params) {
     if (p instanceof Uint8Array) bytes += p.length;
-    else if (typeof p === 'string') bytes += Buffer.byteLength(p);
+    else if (typeof p === 'string') bytes += p.length * 3;
     else bytes += 8;
   }
   return bytes;

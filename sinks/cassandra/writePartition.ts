@@ -54,11 +54,11 @@ export async function writePartitionGroups(parts: readonly NamespaceGroup[]): Pr
     addGroupStatements(ns, group, chunkWrites, rows, collections);
   }
   const what = (): string => `write ${parts.map((p) => p.ns.settings.name).join('+')}/${first.group.id}`;
-  if (chunkWrites.length > 0) await mapBoundedOrThrow(chunkWrites, tuning.chunkConcurrency, (s) => session.execute(s, what()));
+  if (chunkWrites.length > 0) await mapBoundedOrThrow(chunkWrites, tuning.chunkConcurrency, (s) => session.execute(s, what));
   for (const batch of splitBatches(rows, tuning.maxBatchStatements, tuning.maxBatchBytes)) {
     await (batch.length === 1 ? session.execute(batch[0] as BoundStatement, what) : session.batch(batch, what));
   }
-  if (collections.length > 0) await mapBoundedOrThrow(collections, tuning.chunkConcurrency, (s) => session.execute(s, `collect chunks: ${what()}`));
+  if (collections.length > 0) await mapBoundedOrThrow(collections, tuning.chunkConcurrency, (s) => session.execute(s, () => `collect chunks: ${what()}`));
 }
 
 /** Writes one consolidated partition group (see `writePartitionGroups`). */

@@ -48,23 +48,7 @@ export function createLinkCachingStore(
       const cellsOf: (readonly (string | undefined)[] | undefined)[] = [];
       mutations.forEach((m, index) => {
         const limit = m.additions.length === 0 ? -1 : limitOf(m.namespace);
-        let additions = m.additions;
-        let cells: (string | undefined)[] | undefined;
-        if (limit >= 0) {
-          cells = [];
-          let kept: KeyValue[] | undefined; // allocated only once something is dropped
-          m.additions.forEach((a, j) => {
-            const cell = a.value.length <= limit ? cellKey(m.namespace, m.id, a.key) : undefined;
-            const sentAnyway = cell === undefined || deletedHere(deleted, m, cell);
-            if (!sentAnyway && cache.dominates(cell, m.writeTime, a.value)) {
-              kept ??= m.additions.slice(0, j);
-              return;
-            }
-            kept?.push(a);
-            cells?.push(cell);
-          });
-          if (kept !== undefined) additions = kept;
-        }
+        const { additions, cells } = limit < 0 ? { additions: m.additions, cells: undefined } : undominated(m, limit, deleted);
         if (additions.length === 0 && m.deletions.length === 0 && (m as { readonly clear?: unknown }).clear !== true) return;
         sent.push(additions === m.additions ? m : { ...m, additions });
         originOf.push(index);
@@ -84,6 +68,27 @@ export function createLinkCachingStore(
     },
   });
 
+  /**
+   * The additions of `m` the cache cannot prove redundant, and the cache key of
+   * each (undefined when its value is too large to cache). Allocates a new
+   * additions list only when something is dropped.
+   */
+  function undominated(m: Mutation, limit: number, deleted: ReadonlySet<string> | undefined): { additions: readonly KeyValue[]; cells: (string | undefined)[] } {
+    const cells: (string | undefined)[] = [];
+    let kept: KeyValue[] | undefined;
+    for (let j = 0; j < m.additions.length; j++) {
+      const a = m.additions[j] as KeyValue;
+      const cell = a.value.length <= limit ? cellKey(m.namespace, m.id, a.key) : undefined;
+      if (cell !== undefined && !deletedHere(deleted, m, cell) && cache.dominates(cell, m.writeTime, a.value)) {
+        kept ??= m.additions.slice(0, j);
+        continue;
+      }
+      kept?.push(a);
+      cells.push(cell);
+    }
+    return { additions: kept ?? m.additions, cells };
+  }
+
   function recordLanded(sent: readonly Mutation[], cellsOf: readonly (readonly (string | undefined)[] | undefined)[], failed: ReadonlySet<number>): void {
     sent.forEach((m, i) => {
       const cells = cellsOf[i];
@@ -98,7 +103,7 @@ export function createLinkCachingStore(
 
 /** Whether the call also deletes this cell (or clears its partition) at the mutation's write time. */
 function deletedHere(deleted: ReadonlySet<string> | undefined, m: Mutation, cell: string): boolean {
-  return deleted !== undefined && (deleted.has(`${cell}@${m.writeTime}`) || deleted.has(partitionAt(m.namespace, m.id, m.writeTime)));
+  return deleted !== undefined && (deleted.has(timedCell(cell, m.writeTime)) || deleted.has(partitionAt(m.namespace, m.id, m.writeTime)));
 }
 
 /**
@@ -114,7 +119,7 @@ function deletedCells(mutations: readonly Mutation[]): Set<string> | undefined {
   if (!mutations.some((m) => m.deletions.length > 0 || (m as { readonly clear?: unknown }).clear === true)) return undefined;
   const cells = new Set<string>();
   for (const m of mutations) {
-    for (const key of m.deletions) cells.add(cellAt(m.namespace, m.id, key, m.writeTime));
+    for (const key of m.deletions) cells.add(timedCell(cellKey(m.namespace, m.id, key), m.writeTime));
     if ((m as { readonly clear?: unknown }).clear === true) cells.add(partitionAt(m.namespace, m.id, m.writeTime));
   }
   return cells;
@@ -124,6 +129,7 @@ function partitionAt(namespace: string, id: string, writeTime: bigint): string {
   return `${namespace}\u0000${id}@${writeTime}`;
 }
 
-function cellAt(namespace: string, id: string, key: Uint8Array, writeTime: bigint): string {
-  return `${cellKey(namespace, id, key)}@${writeTime}`;
+/** A cell (`cellKey`) at one write time. */
+function timedCell(cell: string, writeTime: bigint): string {
+  return `${cell}@${writeTime}`;
 }
