@@ -24,8 +24,17 @@ export interface CassandraSession {
   execute(statement: BoundStatement, what: Description): Promise<void>;
   /** Rows of a read, following driver pages until `maxRows` rows are in hand or the result ends. */
   readRows(statement: BoundStatement, opts: { maxRows: number; fetchSize?: number }, what: string): Promise<types.Row[]>;
-  /** One unlogged batch; callers only ever batch statements of one partition key value (possibly of several tables). */
+  /**
+   * One unlogged batch: statements of one partition key value (possibly of
+   * several tables), or of a few partitions with one replica set (`replicaSetOf`).
+   */
   batch(statements: readonly BoundStatement[], what: Description): Promise<void>;
+  /**
+   * Names the replica set of the partition whose `id text` partition key is
+   * `id` in `keyspace` (the driver's token map), undefined while the driver has
+   * no token metadata for the keyspace.
+   */
+  replicaSetOf(keyspace: string, id: string): string | undefined;
   /** Unprepared schema statements (DDL cannot be prepared); only validated identifiers reach them. */
   ddl(cql: string, what: string): Promise<void>;
   shutdown(): Promise<void>;
@@ -60,6 +69,8 @@ export function createCassandraSession(config: ParsedCassandraStoreConfig): Cass
   let closed = false;
 
   const batchOptions = { ...options, logged: false };
+  /** The driver hands out one replica array per token range: name each array once. */
+  const replicaSetNames = new WeakMap<object, string>();
 
   const guard = async <T>(what: Description, run: () => Promise<T>): Promise<T> => {
     if (closed) throw new StoreError('closed', `${describe(what)}: cassandra store is closed`);
@@ -93,6 +104,14 @@ export function createCassandraSession(config: ParsedCassandraStoreConfig): Cass
         // The driver only reads the statements: no copies.
         await client.batch(statements as { query: string; params: unknown[] }[], batchOptions);
       }),
+    replicaSetOf(keyspace, id) {
+      // A text partition key's routing key is its UTF-8 bytes.
+      const hosts = client.getReplicas(keyspace, Buffer.from(id, 'utf8')) as cassandra.Host[] | null | undefined;
+      if (!hosts || hosts.length === 0) return undefined;
+      let name = replicaSetNames.get(hosts);
+      if (name === undefined) replicaSetNames.set(hosts, (name = hosts.map((h) => h.address).sort().join(',')));
+      return name;
+    },
     ddl: (cql, what) => guard(what, async () => void (await client.execute(cql, [], { consistency: options.consistency }))),
     async shutdown() {
       if (closed) return;

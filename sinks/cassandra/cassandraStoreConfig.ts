@@ -64,6 +64,15 @@ export const cassandraStoreConfigSchema = z.strictObject({
    * it as one mutation. Off: one batch per (namespace, id).
    */
   colocateWrites: z.boolean().default(true),
+  /**
+   * Token-aware batching: the rows of up to this many partitions that live on
+   * the same replica set share one unlogged batch (`mergeByReplicaSet`), one
+   * request instead of one per partition. The default stays within
+   * Cassandra's `unlogged_batch_across_partitions_warn_threshold` (10); 1 turns it off.
+   */
+  maxBatchPartitions: z.int().min(1).max(100).default(10),
+  /** ...and up to about this many payload bytes per such batch (Cassandra's `batch_size_warn_threshold`, 5 KiB). */
+  maxCrossPartitionBatchBytes: z.int().min(256).max(50 * 1024).default(5 * 1024),
   /** Single-partition unlogged batches are cut at this many statements... */
   maxBatchStatements: z.int().min(1).max(1000).default(64),
   /** ...or at roughly this many payload bytes, well under Cassandra's mutation size limit. */

@@ -1,6 +1,6 @@
 import { consolidateMutations, type PartitionWrites } from '../store/consolidateMutations.ts';
 import { mapBounded } from '../store/mapBounded.ts';
-import { StoreError, type MutationFailure } from '../store/StoreError.ts';
+import { isStoreError, StoreError, type MutationFailure } from '../store/StoreError.ts';
 import { parseConfig, resolveNamespaces, type NamespaceSettings } from '../store/storeConfig.ts';
 import type { Mutation, NamespaceStore, StoreFeatures, TwoLevelMapStore } from '../store/TwoLevelMapStore.ts';
 import { assertMutation } from '../store/validateArgs.ts';
@@ -11,7 +11,15 @@ import type { NamespaceRuntime } from './namespaceRuntime.ts';
 import { namespaceStatements } from './namespaceStatements.ts';
 import { createChunkTableCql, createKeyspaceCql, createNamespaceTableCql } from './schemaCql.ts';
 import { toStoreError } from './toStoreError.ts';
-import { writePartitionGroups } from './writePartition.ts';
+import { mergeByReplicaSet, type CrossPartitionLimits, type MergeCandidate } from './mergeByReplicaSet.ts';
+import { concatUnits, describeParts, partitionStatements, writeUnit, type NamespaceGroup, type UnitStatements } from './writePartition.ts';
+
+/** One partition's consolidated groups, ready to write alone or merged with others of its replica set. */
+interface PartitionUnit extends MergeCandidate {
+  readonly groups: readonly PartitionWrites[];
+  readonly parts: readonly NamespaceGroup[];
+  readonly statements: UnitStatements;
+}
 
 /**
  * The TwoLevelMapStore on Cassandra (cassandra-driver 4). `createCassandraStore`
@@ -75,6 +83,55 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
     settings.map((s) => [s.name, { settings: s, statements: namespaceStatements(parsed.keyspace, s.name), session, tuning: parsed }]),
   );
   const bound = new Map<string, NamespaceStore>();
+  const crossPartitionLimits: CrossPartitionLimits = {
+    maxPartitions: parsed.maxBatchPartitions,
+    maxStatements: parsed.maxBatchStatements,
+    maxBytes: parsed.maxCrossPartitionBatchBytes,
+  };
+  /** A partition's groups with its statements and replica set (the merge's input). */
+  const partitionUnit = (groups: readonly PartitionWrites[], runtime: (name: string) => NamespaceRuntime): PartitionUnit => {
+    const parts = groups.map((group) => ({ ns: runtime(group.namespace), group }));
+    const statements = partitionStatements(parts);
+    const id = (groups[0] as PartitionWrites).id;
+    return {
+      groups,
+      parts,
+      statements,
+      replicaSet: parsed.maxBatchPartitions > 1 ? session.replicaSetOf(parsed.keyspace, id) : undefined,
+      bytes: statements.rowBytes,
+      statementCount: statements.rows.length,
+    };
+  };
+  /**
+   * A merged batch that failed for a reason retrying cannot fix is written
+   * again partition by partition (idempotent), so such a failure is reported
+   * only for the partitions that cause it, never for the partitions that
+   * merely shared its batch. Retriable failures are reported for the whole batch.
+   */
+  const isolatePermanentFailures = async (
+    units: readonly (readonly PartitionUnit[])[],
+    settled: readonly PromiseSettledResult<void>[],
+  ): Promise<{ unit: PartitionUnit; result: PromiseSettledResult<void> }[]> => {
+    const outcomes: { unit: PartitionUnit; result: PromiseSettledResult<void> }[] = [];
+    const isolate: PartitionUnit[] = [];
+    settled.forEach((result, i) => {
+      const merged = units[i] as readonly PartitionUnit[];
+      const permanent = result.status === 'rejected' && !(isStoreError(result.reason) && result.reason.retriable);
+      if (permanent && merged.length > 1) isolate.push(...merged);
+      else for (const unit of merged) outcomes.push({ unit, result });
+    });
+    if (isolate.length === 0) return outcomes;
+    const alone = await mapBounded(isolate, parsed.mutationConcurrency, (unit) => writeMerged([unit]));
+    isolate.forEach((unit, i) => outcomes.push({ unit, result: alone[i] as PromiseSettledResult<void> }));
+    return outcomes;
+  };
+  const writeMerged = async (merged: readonly PartitionUnit[]): Promise<void> => {
+    const first = merged[0] as PartitionUnit;
+    const ns = first.parts[0] as NamespaceGroup;
+    if (merged.length === 1) return writeUnit(ns.ns, first.statements, () => describeParts(first.parts));
+    const what = () => `${describeParts(first.parts)} and ${merged.length - 1} more partitions of its replica set`;
+    return writeUnit(ns.ns, concatUnits(merged.map((u) => u.statements)), what);
+  };
   let closed = false;
   const runtimeOf = (name: string): NamespaceRuntime => {
     if (closed) throw new StoreError('closed', 'cassandra store is closed');
@@ -105,11 +162,15 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
     async mutateMany(mutations: readonly Mutation[]) {
       for (const m of mutations) assertMutation(m, runtimeOf(m.namespace).settings.maxValueBytes);
       const groups = consolidateMutations(mutations);
-      const writes = parsed.colocateWrites ? groupsBySharedId(groups) : groups.map((g) => [g]);
-      const settled = await mapBounded(writes, parsed.mutationConcurrency, (gs) =>
-        writePartitionGroups(gs.map((group) => ({ ns: runtimeOf(group.namespace), group }))),
+      const partitions = (parsed.colocateWrites ? groupsBySharedId(groups) : groups.map((g) => [g])).map((gs) => partitionUnit(gs, runtimeOf));
+      const units = mergeByReplicaSet(partitions, crossPartitionLimits);
+      const settled = await mapBounded(units, parsed.mutationConcurrency, (merged) => writeMerged(merged));
+      const outcomes = await isolatePermanentFailures(units, settled);
+      throwFailures(
+        outcomes.map((o) => o.unit.groups),
+        outcomes.map((o) => o.result),
+        groups.length,
       );
-      throwFailures(writes, settled, groups.length);
     },
     async close() {
       closed = true;

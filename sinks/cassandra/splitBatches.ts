@@ -28,6 +28,13 @@ export function splitBatches(statements: readonly BoundStatement[], maxStatement
   return batches;
 }
 
+/** The summed payload of `statements`, as `splitBatches` counts it. */
+export function statementsBytes(statements: readonly BoundStatement[]): number {
+  let bytes = 0;
+  for (const s of statements) bytes += payloadBytes(s);
+  return bytes;
+}
+
 /**
  * A statement's payload, never under its real size: a text param counts 3
  * bytes per UTF-16 unit (UTF-8's most), so nothing is encoded just to measure it.

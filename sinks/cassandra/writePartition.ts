@@ -4,7 +4,7 @@ import type { BoundStatement } from './cassandraSession.ts';
 import { encodeChunkMetadata } from './chunkMetadata.ts';
 import { digestOf, splitValue } from './chunkValue.ts';
 import { asBuffer, type NamespaceRuntime } from './namespaceRuntime.ts';
-import { splitBatches } from './splitBatches.ts';
+import { splitBatches, statementsBytes } from './splitBatches.ts';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -45,20 +45,60 @@ export interface NamespaceGroup {
 export async function writePartitionGroups(parts: readonly NamespaceGroup[]): Promise<void> {
   const first = parts[0];
   if (first === undefined) return;
-  const { session, tuning } = first.ns;
+  await writeUnit(first.ns, partitionStatements(parts), () => describeParts(parts));
+}
+
+/** `write <namespace>+<namespace>/<id>`, for error messages. */
+export function describeParts(parts: readonly NamespaceGroup[]): string {
+  return `write ${parts.map((p) => p.ns.settings.name).join('+')}/${parts[0]?.group.id ?? ''}`;
+}
+
+/** The units of several partitions as one, each step's statements in unit order. */
+export function concatUnits(units: readonly UnitStatements[]): UnitStatements {
+  return {
+    chunkWrites: units.flatMap((u) => u.chunkWrites),
+    rows: units.flatMap((u) => u.rows),
+    collections: units.flatMap((u) => u.collections),
+    rowBytes: units.reduce((sum, u) => sum + u.rowBytes, 0),
+  };
+}
+
+/** The statements of a write unit (one partition, or several merged by `mergeByReplicaSet`), by step. */
+export interface UnitStatements {
+  readonly chunkWrites: BoundStatement[];
+  readonly rows: BoundStatement[];
+  readonly collections: BoundStatement[];
+  /** `rows`' payload as `splitBatches` estimates it. */
+  readonly rowBytes: number;
+}
+
+/** The statements of consolidated groups that share one id (see `writePartitionGroups`). */
+export function partitionStatements(parts: readonly NamespaceGroup[]): UnitStatements {
   const chunkWrites: BoundStatement[] = [];
   const rows: BoundStatement[] = [];
   const collections: BoundStatement[] = [];
+  const id = parts[0]?.group.id;
   for (const { ns, group } of parts) {
-    if (group.id !== first.group.id) throw new TypeError(`writePartitionGroups: ids differ (${first.group.id}, ${group.id})`);
+    if (group.id !== id) throw new TypeError(`partitionStatements: ids differ (${id}, ${group.id})`);
     addGroupStatements(ns, group, chunkWrites, rows, collections);
   }
-  const what = (): string => `write ${parts.map((p) => p.ns.settings.name).join('+')}/${first.group.id}`;
-  if (chunkWrites.length > 0) await mapBoundedOrThrow(chunkWrites, tuning.chunkConcurrency, (s) => session.execute(s, what));
-  for (const batch of splitBatches(rows, tuning.maxBatchStatements, tuning.maxBatchBytes)) {
+  return { chunkWrites, rows, collections, rowBytes: statementsBytes(rows) };
+}
+
+/**
+ * Runs a unit's three steps in order: chunks, then the rows in unlogged
+ * batches, then chunk collections. `ns` gives the session and tuning (every
+ * namespace of a store shares them).
+ */
+export async function writeUnit(ns: NamespaceRuntime, unit: UnitStatements, what: () => string): Promise<void> {
+  const { session, tuning } = ns;
+  if (unit.chunkWrites.length > 0) await mapBoundedOrThrow(unit.chunkWrites, tuning.chunkConcurrency, (s) => session.execute(s, what));
+  for (const batch of splitBatches(unit.rows, tuning.maxBatchStatements, tuning.maxBatchBytes)) {
     await (batch.length === 1 ? session.execute(batch[0] as BoundStatement, what) : session.batch(batch, what));
   }
-  if (collections.length > 0) await mapBoundedOrThrow(collections, tuning.chunkConcurrency, (s) => session.execute(s, () => `collect chunks: ${what()}`));
+  if (unit.collections.length > 0) {
+    await mapBoundedOrThrow(unit.collections, tuning.chunkConcurrency, (s) => session.execute(s, () => `collect chunks: ${what()}`));
+  }
 }
 
 /** Writes one consolidated partition group (see `writePartitionGroups`). */

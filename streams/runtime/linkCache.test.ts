@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../sinks/memory/index.ts';
-import { cellKey, StoreError, type Mutation, type TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { cellKey, compareBytes, StoreError, type Mutation, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { createLinkCachingStore, isLinkNamespace } from './createLinkCachingStore.ts';
 import { createLinkCache } from './linkCache.ts';
 
@@ -19,6 +19,16 @@ describe('createLinkCache', () => {
     expect(cache.dominates(cellKey('f_out', 'a', b(1)), 11n, b(0))).toBe(false);
     expect(cache.dominates(cellKey('f_out', 'a', b(2)), 1n, b(0))).toBe(false); // another key
     expect(cache.stats()).toMatchObject({ lookups: 7, suppressed: 3 });
+  });
+
+  it('breaks a write-time tie by unsigned byte order, as the store does', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 6 }), fc.uint8Array({ maxLength: 6 }), (cached, offered) => {
+        const cache = createLinkCache({ entries: 1 });
+        cache.record(cellKey('f_out', 'a', b(1)), 7n, cached);
+        expect(cache.dominates(cellKey('f_out', 'a', b(1)), 7n, offered)).toBe(compareBytes(cached, offered) >= 0);
+      }),
+    );
   });
 
   it('keeps the greater of the cached and the recorded write', () => {

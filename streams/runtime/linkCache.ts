@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { compareBytes } from '../../sinks/store/index.ts';
+import { bytesKey } from '../../sinks/store/index.ts';
 
 /**
  * The write-aside link cache: a bounded LRU of (namespace, id, key) → the
@@ -35,7 +35,12 @@ export interface LinkCacheStats {
 
 interface Entry {
   readonly writeTime: bigint;
-  readonly value: Uint8Array;
+  /**
+   * The value bytes as a Latin-1 string (`bytesKey`): a copy on the JS heap
+   * (not a new ArrayBuffer per entry), and string order is byte order, which
+   * is the LWW tie rule's order.
+   */
+  readonly value: string;
 }
 
 export function createLinkCache({ entries: capacity }: { entries: number }): LinkCache {
@@ -56,8 +61,8 @@ export function createLinkCache({ entries: capacity }: { entries: number }): Lin
     },
     record(cacheKey, writeTime, value) {
       if (lru === undefined) return;
-      const entry = lru.get(cacheKey);
-      if (entry === undefined || !isAtLeast(entry, writeTime, value)) lru.set(cacheKey, { writeTime, value: value.slice() });
+      const entry = lru.peek(cacheKey); // set() below refreshes recency when it writes
+      if (entry === undefined || !isAtLeast(entry, writeTime, value)) lru.set(cacheKey, { writeTime, value: bytesKey(value) });
     },
     stats: () => ({ entries: lru?.size ?? 0, capacity, lookups, suppressed }),
   };
@@ -65,5 +70,5 @@ export function createLinkCache({ entries: capacity }: { entries: number }): Lin
 
 /** (entry.writeTime, entry.value) >= (writeTime, value) in last-write-wins order. */
 function isAtLeast(entry: Entry, writeTime: bigint, value: Uint8Array): boolean {
-  return entry.writeTime > writeTime || (entry.writeTime === writeTime && compareBytes(entry.value, value) >= 0);
+  return entry.writeTime > writeTime || (entry.writeTime === writeTime && entry.value >= bytesKey(value));
 }

@@ -1,7 +1,8 @@
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCassandraStore } from '../../sinks/cassandra/createCassandraStore.ts';
-import type { CassandraStoreConfig } from '../../sinks/cassandra/cassandraStoreConfig.ts';
+import { cassandraStoreConfigSchema, type CassandraStoreConfig } from '../../sinks/cassandra/cassandraStoreConfig.ts';
+import { createCassandraSession } from '../../sinks/cassandra/cassandraSession.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
 import { stackEndpoints } from '../support/stack.ts';
 import { b, expectStoreError, freshId, hex, patternBytes } from './contractHelpers.ts';
@@ -150,6 +151,23 @@ describe('cassandra store specifics', () => {
         await mixed.close();
       }
     }
+  });
+
+  it('token-aware batching engages: one replica set on a one-node cluster, and every merged partition lands', async () => {
+    const session = createCassandraSession(cassandraStoreConfigSchema.parse({ ...connection, namespaces: CONTRACT_NAMESPACES }));
+    await session.connect();
+    try {
+      const sets = new Set(Array.from({ length: 20 }, (_, i) => session.replicaSetOf(keyspace, `v${i}`)));
+      expect(sets.size).toBe(1);
+      expect([...sets][0]).toMatch(/\S/);
+      expect(session.replicaSetOf('no_such_keyspace', 'v0')).toBeUndefined();
+    } finally {
+      await session.shutdown();
+    }
+    const ids = Array.from({ length: 37 }, (_, i) => freshId(`merged-${i}`));
+    await store.mutateMany(ids.map((id, i) => write('c_main', id, i % 250)));
+    const values = await Promise.all(ids.map(async (id, i) => hex((await store.namespace('c_main').get(id, b(i % 250)))?.value ?? b())));
+    expect(values).toEqual(ids.map((_, i) => hex(b(i % 250))));
   });
 
   it('creates a resurrection-safe namespace with gc_grace_seconds 0 and leaves the others at the table options', async () => {
