@@ -85,6 +85,40 @@ export function createEdgeProducer(opts: EdgeProducerOptions): EdgeProducer {
     maxBufferedMessages: opts.maxBufferedMessages ?? 10_000,
   });
 
+  /** The writer schema's synchronous encoder, once the registry lookup resolved (a failed lookup is asked again). */
+  let encodeNow: ((value: unknown) => Buffer) | undefined;
+  let encoderLookup: Promise<(value: unknown) => Buffer> | undefined;
+  const lookUpEncoder = (): Promise<(value: unknown) => Buffer> => {
+    encoderLookup ??= opts.serde.encoder(subject).then(
+      (encode) => (encodeNow = encode),
+      (e: unknown) => {
+        encoderLookup = undefined;
+        throw e;
+      },
+    );
+    return encoderLookup;
+  };
+  const encodeFailed = (mutation: EdgeMutation, e: unknown): ProducerError =>
+    new ProducerError('ENCODE_FAILED', `encoding ${mutation.mutation_id} failed: ${e instanceof Error ? e.message : String(e)}`, {
+      cause: e,
+      retriable: (e as { retriable?: unknown }).retriable === true,
+    });
+  /** Encodes now when the schema is known (the usual case), else once the lookup resolves, keeping call order. */
+  const encode = (mutation: EdgeMutation): Buffer | Promise<Buffer> => {
+    if (encodeNow === undefined) {
+      return lookUpEncoder()
+        .then((encodeWith) => encodeWith(mutation))
+        .catch((e: unknown) => {
+          throw encodeFailed(mutation, e);
+        });
+    }
+    try {
+      return encodeNow(mutation);
+    } catch (e) {
+      throw encodeFailed(mutation, e);
+    }
+  };
+
   const submit = async (fields: Omit<EdgeMutation, 'mutation_id' | 'event_time'>, common: CommonArgs): Promise<SentMutation> => {
     if (closed) throw new ProducerError('CLOSED', 'the producer is closed');
     const mutation = buildMutation(
@@ -92,13 +126,7 @@ export function createEdgeProducer(opts: EdgeProducerOptions): EdgeProducer {
       opts.config,
       clock.nowMicros(),
     );
-    const value = opts.serde.encode(subject, mutation).catch((e: unknown) => {
-      throw new ProducerError('ENCODE_FAILED', `encoding ${mutation.mutation_id} failed: ${e instanceof Error ? e.message : String(e)}`, {
-        cause: e,
-        retriable: (e as { retriable?: unknown }).retriable === true,
-      });
-    });
-    await buffer.add(mutation.src, value);
+    await buffer.add(mutation.src, encode(mutation));
     return { mutationId: mutation.mutation_id, eventTime: mutation.event_time };
   };
   const edge = (op: EdgeOp, a: EdgeArgs, extra: { properties?: Properties; property_keys?: readonly string[] } = {}) =>

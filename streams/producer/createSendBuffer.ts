@@ -22,7 +22,7 @@ export interface SendBufferOptions {
 
 export interface SendBuffer {
   /** Queues one message; resolves when it is acknowledged. `value` may still be encoding. */
-  add(key: string, value: Promise<Buffer>): Promise<void>;
+  add(key: string, value: Buffer | Promise<Buffer>): Promise<void>;
   /** Sends everything queued so far; resolves when all of it settled, rejects if any of it failed. */
   flush(): Promise<void>;
   /** Number of messages accepted and not yet settled. */
@@ -31,7 +31,7 @@ export interface SendBuffer {
 
 interface Entry {
   readonly key: string;
-  readonly value: Promise<Buffer>;
+  readonly value: Buffer | Promise<Buffer>;
   readonly resolve: () => void;
   readonly reject: (e: unknown) => void;
 }
@@ -48,6 +48,8 @@ export function createSendBuffer(opts: SendBufferOptions): SendBuffer {
   let admission: Promise<void> = Promise.resolve();
   let sending: Promise<void> = Promise.resolve();
   let failedBatches = 0;
+  /** Calls waiting in `admission` (for room, or behind calls that wait): while any wait, later calls queue behind them. */
+  let waiting = 0;
   const roomWaiters: (() => void)[] = [];
 
   const waitForRoom = (): Promise<void> =>
@@ -65,11 +67,13 @@ export function createSendBuffer(opts: SendBufferOptions): SendBuffer {
   };
 
   const sendBatch = async (batch: readonly Entry[]): Promise<void> => {
-    const values = await Promise.allSettled(batch.map((e) => e.value));
     const ready: { entry: Entry; message: OutgoingMessage }[] = [];
-    values.forEach((v, i) => {
-      const entry = batch[i] as Entry;
-      if (v.status === 'fulfilled') ready.push({ entry, message: { key: entry.key, value: v.value } });
+    const encoded = batch.every((e) => Buffer.isBuffer(e.value));
+    const values = encoded ? undefined : await Promise.allSettled(batch.map((e) => e.value));
+    batch.forEach((entry, i) => {
+      const v = values?.[i];
+      if (v === undefined) ready.push({ entry, message: { key: entry.key, value: entry.value as Buffer } });
+      else if (v.status === 'fulfilled') ready.push({ entry, message: { key: entry.key, value: v.value } });
       else entry.reject(v.reason);
     });
     let ok = true; // encode failures are reported to their calls only
@@ -90,29 +94,34 @@ export function createSendBuffer(opts: SendBufferOptions): SendBuffer {
     if (!ok) failedBatches++;
   };
 
+  const enqueue = (key: string, value: Buffer | Promise<Buffer>): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      buffered++;
+      current.push({ key, value, resolve, reject });
+      if (current.length >= opts.maxBatchMessages) {
+        seal();
+      } else if (current.length === 1) {
+        const mine = batchNo;
+        void opts.clock.sleep(opts.lingerMs).then(() => {
+          if (batchNo === mine) seal();
+        });
+      }
+    });
+
   return {
     get buffered() {
       return buffered;
     },
     add(key, value) {
-      value.catch(() => {}); // observed in sendBatch; never an unhandled rejection meanwhile
+      if (!Buffer.isBuffer(value)) value.catch(() => {}); // observed in sendBatch; never an unhandled rejection meanwhile
+      if (waiting === 0 && buffered < opts.maxBufferedMessages) return enqueue(key, value);
+      waiting++;
       const admitted = admission.then(waitForRoom);
       admission = admitted;
-      return admitted.then(
-        () =>
-          new Promise<void>((resolve, reject) => {
-            buffered++;
-            current.push({ key, value, resolve, reject });
-            if (current.length >= opts.maxBatchMessages) {
-              seal();
-            } else if (current.length === 1) {
-              const mine = batchNo;
-              void opts.clock.sleep(opts.lingerMs).then(() => {
-                if (batchNo === mine) seal();
-              });
-            }
-          }),
-      );
+      return admitted.then(() => {
+        waiting--;
+        return enqueue(key, value);
+      });
     },
     async flush() {
       const failedBefore = failedBatches;

@@ -20,6 +20,13 @@ export interface AvroSerde {
   encode(subjectOrSchemaId: string | number, value: unknown): Promise<Buffer>;
 
   /**
+   * The same encoding as a synchronous function, for callers that encode many
+   * values with one writer schema: resolves once the schema is looked up
+   * (rejects like `encode`); the function throws EncodeError INVALID_VALUE.
+   */
+  encoder(subjectOrSchemaId: string | number): Promise<(value: unknown) => Buffer>;
+
+  /**
    * Decodes a Kafka value. With `reader`, the writer schema is resolved into
    * that record schema (Avro schema resolution) and the value has its
    * generated TS type; without, the value is read with the writer schema as

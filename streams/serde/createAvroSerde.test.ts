@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EdgeOp, knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
+import { avroTypeFor, EdgeOp, knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { createAvroSerde } from './createAvroSerde.ts';
 import { DecodeError } from './DecodeError.ts';
 import { EncodeError } from './EncodeError.ts';
@@ -197,6 +197,29 @@ describe('createAvroSerde', () => {
       const e = await decodeFailure(serde.decode(encodeWireFrame(STRING_SCHEMA, Buffer.from([2, 0x61]))));
       expect(e.code).toBe('WRONG_SCHEMA');
     });
+  });
+
+  it('frames exactly the bytes of toBuffer behind the header, for any value, also past the 64 KiB scratch buffer', async () => {
+    const { serde } = setup();
+    const type = avroTypeFor(v1);
+    const encode = await serde.encoder(V1);
+    const big = { ...sampleEdgeMutation, properties: { blob: Buffer.alloc(200_000, 7) } };
+    for (const m of [big, sampleEdgeMutation, big]) expect(encode(m).equals(encodeWireFrame(V1, type.toBuffer(m)))).toBe(true);
+    fc.assert(
+      fc.property(edgeMutationArb, (m) => {
+        expect(encode(m).equals(encodeWireFrame(V1, type.toBuffer(m)))).toBe(true);
+      }),
+    );
+  });
+
+  it('encoder(): the synchronous form of encode, same bytes, same INVALID_VALUE naming the field', async () => {
+    const { serde } = setup();
+    const encode = await serde.encoder('edges-value');
+    expect(encode(sampleEdgeMutation).equals(await serde.encode('edges-value', sampleEdgeMutation))).toBe(true);
+    const bad = () => encode({ ...sampleEdgeMutation, src: 42 });
+    expect(bad).toThrow(EncodeError);
+    expect(bad).toThrow(/INVALID_VALUE|at: src/);
+    await expect(serde.encoder('nope-value')).rejects.toMatchObject({ code: 'UNKNOWN_SUBJECT' });
   });
 
   describe('encode failures', () => {

@@ -5,7 +5,7 @@ import { createWriterSchemaCache, type WriterSchemaCache } from './createWriterS
 import { decodeAvroPayload } from './decodeAvroPayload.ts';
 import { decodeWireFrame } from './decodeWireFrame.ts';
 import { EncodeError } from './EncodeError.ts';
-import { encodeWireFrame } from './encodeWireFrame.ts';
+import { encodeFramed } from './encodeWireFrame.ts';
 import type { SchemaRegistryReader } from './SchemaRegistryReader.ts';
 import { toDecodeError } from './toDecodeError.ts';
 import { toEncodeError } from './toEncodeError.ts';
@@ -36,16 +36,13 @@ export function createAvroSerde({ registry }: { registry: SchemaRegistryReader }
   };
 
   return {
-    async encode(subjectOrSchemaId, value) {
+    async encoder(subjectOrSchemaId) {
       const writer = await lookupForEncode(subjectOrSchemaId, latestId, writerSchema);
-      const badPaths: string[] = [];
-      if (!writer.type.isValid(value, { errorHook: (path) => badPaths.push(path.join('.') || '(root)') })) {
-        throw new EncodeError(
-          'INVALID_VALUE',
-          `value does not match ${writer.fullName} (schema ${writer.schemaId}) at: ${badPaths.join(', ')}`,
-        );
-      }
-      return encodeWireFrame(writer.schemaId, writer.type.toBuffer(value));
+      return (value) => encodeChecked(writer, value);
+    },
+
+    async encode(subjectOrSchemaId, value) {
+      return encodeChecked(await lookupForEncode(subjectOrSchemaId, latestId, writerSchema), value);
     },
 
     async decode<T>(buffer: Buffer, reader?: KnownSchema<T>): Promise<DecodedRecord<T>> {
@@ -63,6 +60,21 @@ export function createAvroSerde({ registry }: { registry: SchemaRegistryReader }
       return { schemaId, schemaName: writer.fullName, value: value as T };
     },
   };
+}
+
+/**
+ * avsc's writer checks every value it writes, so a valid value is encoded
+ * without a separate `isValid` pass; only a failure pays for one, to name the
+ * bad paths.
+ */
+function encodeChecked(writer: WriterSchema, value: unknown): Buffer {
+  try {
+    return encodeFramed(writer.schemaId, writer.type, value);
+  } catch (e) {
+    const badPaths: string[] = [];
+    if (writer.type.isValid(value, { errorHook: (path) => badPaths.push(path.join('.') || '(root)') })) throw e; // not the value's fault
+    throw new EncodeError('INVALID_VALUE', `value does not match ${writer.fullName} (schema ${writer.schemaId}) at: ${badPaths.join(', ')}`);
+  }
 }
 
 async function lookupForEncode(
