@@ -21,6 +21,7 @@ const { values, positionals } = parseArgs({
     config: { type: 'string' },
     'mutation-concurrency': { type: 'string' },
     'max-batch-statements': { type: 'string' },
+    'max-batch-partitions': { type: 'string' },
     'max-records-per-chunk': { type: 'string' },
     'read-concurrency': { type: 'string' },
     'max-bytes-per-partition': { type: 'string' },
@@ -44,6 +45,7 @@ const logger = createCliLogger();
 const { kafka, registry } = connectClients(endpoints, 'edgestream-bench-tuned');
 const mutationConcurrency = int(values['mutation-concurrency']);
 const maxBatchStatements = int(values['max-batch-statements']);
+const maxBatchPartitions = int(values['max-batch-partitions']);
 const cassandraStore = await createCassandraStore({
   contactPoints: [...endpoints.cassandraContactPoints],
   localDataCenter: endpoints.cassandraLocalDc,
@@ -52,6 +54,7 @@ const cassandraStore = await createCassandraStore({
   namespaces: edgestreamNamespaces(config).map((n) => (values['what-if-no-chunking'] ? { ...n, chunking: false } : n)),
   ...(mutationConcurrency === undefined ? {} : { mutationConcurrency }),
   ...(maxBatchStatements === undefined ? {} : { maxBatchStatements }),
+  ...(maxBatchPartitions === undefined ? {} : { maxBatchPartitions }),
   ...(values['no-colocate-writes'] ? { colocateWrites: false } : {}),
 });
 const store: TwoLevelMapStore = values['what-if-no-tombstone-reads'] ? withoutTombstoneReads(cassandraStore) : cassandraStore;
@@ -66,7 +69,7 @@ const allocProfile = values['alloc-profile'] === undefined ? undefined : await s
 const pipeline = createEdgePipeline({ kafka, serde: createAvroSerde({ registry }), store, config, logger, stages, tuning });
 const removeSignals = stopOnSignals([pipeline], { logger });
 await pipeline.start();
-logger.info({ stages, groups: pipeline.groups, mutationConcurrency, maxBatchStatements, tuning }, 'running; SIGTERM or SIGINT stops gracefully');
+logger.info({ stages, groups: pipeline.groups, mutationConcurrency, maxBatchStatements, maxBatchPartitions, tuning }, 'running; SIGTERM or SIGINT stops gracefully');
 try {
   await pipeline.done;
 } finally {
