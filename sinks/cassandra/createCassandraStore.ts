@@ -16,9 +16,14 @@ import { concatUnits, describeParts, partitionStatements, writeUnit, type Namesp
 
 /** One partition's consolidated groups, ready to write alone or merged with others of its replica set. */
 interface PartitionUnit extends MergeCandidate {
-  readonly groups: readonly PartitionWrites[];
   readonly parts: readonly NamespaceGroup[];
   readonly statements: UnitStatements;
+}
+
+/** How the write of one partition ended. */
+interface PartitionOutcome {
+  readonly unit: PartitionUnit;
+  readonly result: PromiseSettledResult<void>;
 }
 
 /**
@@ -88,20 +93,6 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
     maxStatements: parsed.maxBatchStatements,
     maxBytes: parsed.maxCrossPartitionBatchBytes,
   };
-  /** A partition's groups with its statements and replica set (the merge's input). */
-  const partitionUnit = (groups: readonly PartitionWrites[], runtime: (name: string) => NamespaceRuntime): PartitionUnit => {
-    const parts = groups.map((group) => ({ ns: runtime(group.namespace), group }));
-    const statements = partitionStatements(parts);
-    const id = (groups[0] as PartitionWrites).id;
-    return {
-      groups,
-      parts,
-      statements,
-      replicaSet: parsed.maxBatchPartitions > 1 ? session.replicaSetOf(parsed.keyspace, id) : undefined,
-      bytes: statements.rowBytes,
-      statementCount: statements.rows.length,
-    };
-  };
   /**
    * A merged batch that failed for a reason retrying cannot fix is written
    * again partition by partition (idempotent), so such a failure is reported
@@ -111,8 +102,8 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
   const isolatePermanentFailures = async (
     units: readonly (readonly PartitionUnit[])[],
     settled: readonly PromiseSettledResult<void>[],
-  ): Promise<{ unit: PartitionUnit; result: PromiseSettledResult<void> }[]> => {
-    const outcomes: { unit: PartitionUnit; result: PromiseSettledResult<void> }[] = [];
+  ): Promise<PartitionOutcome[]> => {
+    const outcomes: PartitionOutcome[] = [];
     const isolate: PartitionUnit[] = [];
     settled.forEach((result, i) => {
       const merged = units[i] as readonly PartitionUnit[];
@@ -140,6 +131,20 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
     return runtime;
   };
 
+  /** A partition's groups with its statements and replica set (the merge's input). */
+  const partitionUnit = (groups: readonly PartitionWrites[]): PartitionUnit => {
+    const parts = groups.map((group) => ({ ns: runtimeOf(group.namespace), group }));
+    const statements = partitionStatements(parts);
+    const id = (groups[0] as PartitionWrites).id;
+    return {
+      parts,
+      statements,
+      replicaSet: parsed.maxBatchPartitions > 1 ? session.replicaSetOf(parsed.keyspace, id) : undefined,
+      bytes: statements.rowBytes,
+      statementCount: statements.rows.length,
+    };
+  };
+
   return {
     features: featuresOf({ chunking: true, maxInlineValueBytes: parsed.maxInlineValueBytes, maxValueBytes: parsed.maxValueBytes }),
     namespaces: settings.map((s) => s.name),
@@ -162,15 +167,11 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
     async mutateMany(mutations: readonly Mutation[]) {
       for (const m of mutations) assertMutation(m, runtimeOf(m.namespace).settings.maxValueBytes);
       const groups = consolidateMutations(mutations);
-      const partitions = (parsed.colocateWrites ? groupsBySharedId(groups) : groups.map((g) => [g])).map((gs) => partitionUnit(gs, runtimeOf));
+      const partitions = (parsed.colocateWrites ? groupsBySharedId(groups) : groups.map((g) => [g])).map(partitionUnit);
       const units = mergeByReplicaSet(partitions, crossPartitionLimits);
       const settled = await mapBounded(units, parsed.mutationConcurrency, (merged) => writeMerged(merged));
       const outcomes = await isolatePermanentFailures(units, settled);
-      throwFailures(
-        outcomes.map((o) => o.unit.groups),
-        outcomes.map((o) => o.result),
-        groups.length,
-      );
+      throwFailures(outcomes, groups.length);
     },
     async close() {
       closed = true;
@@ -208,20 +209,19 @@ function groupsBySharedId(groups: readonly PartitionWrites[]): PartitionWrites[]
 }
 
 /** Reports failed writes per input mutation (Benthos BatchError): the others were applied. */
-function throwFailures(writes: readonly (readonly PartitionWrites[])[], settled: readonly PromiseSettledResult<void>[], groupCount: number): void {
+function throwFailures(outcomes: readonly PartitionOutcome[], groupCount: number): void {
   const failures: MutationFailure[] = [];
-  settled.forEach((result, i) => {
-    if (result.status === 'rejected') {
-      const groups = writes[i] as readonly PartitionWrites[];
-      const mutationIndexes = groups.length === 1 ? (groups[0] as PartitionWrites).mutationIndexes : unionSorted(groups.map((g) => g.mutationIndexes));
-      failures.push({ mutationIndexes, error: toStoreError(result.reason, 'mutateMany') });
-    }
-  });
+  for (const { unit, result } of outcomes) {
+    if (result.status === 'fulfilled') continue;
+    const { parts } = unit;
+    const mutationIndexes = parts.length === 1 ? (parts[0] as NamespaceGroup).group.mutationIndexes : unionSorted(parts.map((p) => p.group.mutationIndexes));
+    failures.push({ mutationIndexes, error: toStoreError(result.reason, 'mutateMany') });
+  }
   const first = failures[0];
   if (first === undefined) return;
   throw new StoreError(
     'partial_failure',
-    `${failures.length} of ${writes.length} partition writes (${groupCount} namespace groups) failed; first: ${first.error.message}`,
+    `${failures.length} of ${outcomes.length} partition writes (${groupCount} namespace groups) failed; first: ${first.error.message}`,
     { cause: first.error, failures },
   );
 }

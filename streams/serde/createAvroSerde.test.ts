@@ -216,9 +216,16 @@ describe('createAvroSerde', () => {
     const { serde } = setup();
     const encode = await serde.encoder('edges-value');
     expect(encode(sampleEdgeMutation).equals(await serde.encode('edges-value', sampleEdgeMutation))).toBe(true);
-    const bad = () => encode({ ...sampleEdgeMutation, src: 42 });
-    expect(bad).toThrow(EncodeError);
-    expect(bad).toThrow(/INVALID_VALUE|at: src/);
+    const e: unknown = (() => {
+      try {
+        encode({ ...sampleEdgeMutation, src: 42 });
+      } catch (x) {
+        return x;
+      }
+    })();
+    expect(EncodeError.is(e)).toBe(true);
+    expect(e).toMatchObject({ code: 'INVALID_VALUE', retriable: false });
+    expect((e as Error).message).toMatch(/at: src$/);
     await expect(serde.encoder('nope-value')).rejects.toMatchObject({ code: 'UNKNOWN_SUBJECT' });
   });
 
