@@ -216,13 +216,12 @@ describe('createAvroSerde', () => {
     const { serde } = setup();
     const encode = await serde.encoder('edges-value');
     expect(encode(sampleEdgeMutation).equals(await serde.encode('edges-value', sampleEdgeMutation))).toBe(true);
-    const e: unknown = (() => {
-      try {
-        encode({ ...sampleEdgeMutation, src: 42 });
-      } catch (x) {
-        return x;
-      }
-    })();
+    let e: unknown;
+    try {
+      encode({ ...sampleEdgeMutation, src: 42 });
+    } catch (x) {
+      e = x;
+    }
     expect(EncodeError.is(e)).toBe(true);
     expect(e).toMatchObject({ code: 'INVALID_VALUE', retriable: false });
     expect((e as Error).message).toMatch(/at: src$/);
