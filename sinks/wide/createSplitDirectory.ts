@@ -1,10 +1,12 @@
-import bloomFilters from 'bloom-filters';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { splittableNamespaces, type WideRowRecord } from '../namespaces/index.ts';
 import type { TwoLevelMapStore } from '../store/index.ts';
+import { createPartitionFilter, type PartitionFilter } from './createPartitionFilter.ts';
 import { createWideRowRepository, type WideRowRepository } from './wideRowRepository.ts';
 
-const { BloomFilter } = bloomFilters;
+/** Keys added to the filter between two yields to the event loop: a 1M-record reload must not stall the write path. */
+const BUILD_SLICE = 20_000;
 
 export interface SplitDirectoryOptions {
   readonly repository: WideRowRepository;
@@ -16,13 +18,15 @@ export interface SplitDirectoryOptions {
   readonly nowMs?: () => number;
   /** Told about a failed reload (the previous filter keeps serving). */
   readonly onRefreshError?: (error: unknown) => void;
+  /** Records a reload keeps cached (default 10 000); more are read on demand, so a million-record directory stays a filter. */
+  readonly primeLimit?: number;
 }
 
 /**
  * Which partitions have a split, for readers and writers (docs/architecture.md
  * §6 "Serving"). Every `refreshMs` it reloads `wide_rows` into a Bloom filter
  * of `namespace ␀ id`: the common question "is this partition split?" is
- * answered in memory and almost always "no" (a few µs, no I/O). On a hit the
+ * answered in memory and almost always "no" (~0.2 µs, no I/O). On a hit the
  * record is read through a cache that keeps it for `refreshMs`, so a status
  * change reaches every reader and writer within two refreshes (the bound the
  * splitter waits for, `splitMirrorBarrierMs`). A record written after the last
@@ -49,23 +53,33 @@ interface CachedRecord {
 export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirectory {
   const now = opts.nowMs ?? Date.now;
   const key = (ns: string, id: string) => `${ns}\u0000${id}`;
-  let filter: InstanceType<typeof BloomFilter> | undefined;
+  const primeLimit = opts.primeLimit ?? 10_000;
+  let filter: PartitionFilter | undefined;
   const cache = new Map<string, CachedRecord | Promise<WideRowRecord | undefined>>();
   const stats = { records: 0, filterBits: 0, refreshes: 0, checks: 0, hits: 0 };
   let timer: NodeJS.Timeout | undefined;
 
   const refresh = async () => {
-    const lists = await Promise.all(opts.namespaces.map((ns) => opts.repository.list(ns)));
-    const records = lists.flat();
-    const next = BloomFilter.create(Math.max(records.length, 64), opts.falsePositiveRate);
-    for (const r of records) next.add(key(r.namespace, r.partitionId));
+    const keys: string[] = [];
+    const primed: WideRowRecord[] = [];
+    for (const ns of opts.namespaces) {
+      for await (const entry of opts.repository.entries(ns)) {
+        keys.push(key(ns, entry.partitionId));
+        if (primed.length < primeLimit) primed.push(entry.record());
+      }
+    }
+    const next = await createPartitionFilter(keys.length, opts.falsePositiveRate);
+    for (let i = 0; i < keys.length; i++) {
+      next.add(keys[i] as string);
+      if (i % BUILD_SLICE === BUILD_SLICE - 1) await yieldToEventLoop();
+    }
     filter = next;
     // Records just read are fresher than anything cached.
     const expiresAt = now() + opts.refreshMs;
     cache.clear();
-    for (const r of records) cache.set(key(r.namespace, r.partitionId), { record: r, expiresAt });
-    stats.records = records.length;
-    stats.filterBits = next.size;
+    for (const r of primed) cache.set(key(r.namespace, r.partitionId), { record: r, expiresAt });
+    stats.records = keys.length;
+    stats.filterBits = next.bits;
     stats.refreshes++;
   };
 

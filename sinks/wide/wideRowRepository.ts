@@ -8,20 +8,46 @@ import {
   WIDE_ROWS_NAMESPACE,
   type WideRowRecord,
 } from '../namespaces/index.ts';
-import type { TwoLevelMapStore } from '../store/index.ts';
+import type { NamespaceStore, TwoLevelMapStore } from '../store/index.ts';
 
 /** Reads and writes of the split metadata (`wide_rows`) and the stages' checkpoints. */
 export interface WideRowRepository {
   get(namespace: string, partitionId: string): Promise<WideRowRecord | undefined>;
   /** Writes a record at its `updatedAt` (µs): the newest version wins. */
   put(record: WideRowRecord): Promise<void>;
-  /** Every record of a namespace (wide_rows partitions hold one cell per wide partition: few). */
+  /** Every record of a namespace. */
   list(namespace: string): Promise<WideRowRecord[]>;
+  /** Every partition id of a namespace, page by page; a record is decoded only when asked (a directory of millions needs only the ids). */
+  entries(namespace: string): AsyncIterable<WideRowEntry>;
   getCheckpoint<T>(stage: string, record: Pick<WideRowRecord, 'namespace' | 'partitionId' | 'generation'>): Promise<T | undefined>;
   putCheckpoint(stage: string, record: Pick<WideRowRecord, 'namespace' | 'partitionId' | 'generation'>, state: unknown, writeTimeMicros: number): Promise<void>;
 }
 
+export interface WideRowEntry {
+  readonly partitionId: string;
+  record(): WideRowRecord;
+}
+
 const LIST_PAGE = 1_000;
+
+async function* entriesOf(rows: NamespaceStore, namespace: string): AsyncIterable<WideRowEntry> {
+  let pageState: string | undefined;
+  do {
+    const page = await rows.slice(namespace, { limit: LIST_PAGE, ...(pageState === undefined ? {} : { pageState }) });
+    for (const cell of page.cells) {
+      const partitionId = decodeWideRowKey(cell.key);
+      yield {
+        partitionId,
+        record() {
+          const record = decodeWideRowRecord(cell.value);
+          if (record.partitionId !== partitionId) throw new Error(`wide_rows[${namespace}]: record for '${record.partitionId}' stored under another key`);
+          return record;
+        },
+      };
+    }
+    pageState = page.pageState;
+  } while (pageState !== undefined);
+}
 
 export function createWideRowRepository(store: TwoLevelMapStore): WideRowRepository {
   const rows = () => store.namespace(WIDE_ROWS_NAMESPACE);
@@ -34,18 +60,10 @@ export function createWideRowRepository(store: TwoLevelMapStore): WideRowReposit
     put: (record) => rows().put(record.namespace, encodeWideRowKey(record.partitionId), encodeWideRowRecord(record), BigInt(record.updatedAt)),
     async list(namespace) {
       const out: WideRowRecord[] = [];
-      let pageState: string | undefined;
-      do {
-        const page = await rows().slice(namespace, { limit: LIST_PAGE, ...(pageState === undefined ? {} : { pageState }) });
-        for (const cell of page.cells) {
-          const record = decodeWideRowRecord(cell.value);
-          if (record.partitionId !== decodeWideRowKey(cell.key)) throw new Error(`wide_rows[${namespace}]: record for '${record.partitionId}' stored under another key`);
-          out.push(record);
-        }
-        pageState = page.pageState;
-      } while (pageState !== undefined);
+      for await (const entry of entriesOf(rows(), namespace)) out.push(entry.record());
       return out;
     },
+    entries: (namespace) => entriesOf(rows(), namespace),
     async getCheckpoint<T>(stage: string, r: Pick<WideRowRecord, 'namespace' | 'partitionId' | 'generation'>) {
       const cell = await checkpoints().get(r.namespace, encodeCheckpointKey(stage, r.generation, r.partitionId));
       return cell === undefined ? undefined : (JSON.parse(Buffer.from(cell.value).toString('utf8')) as T);
