@@ -17,6 +17,7 @@ import { watchCpu, type CpuReport } from '../ingest/procStats.ts';
 import { createStatusLine } from '../ingest/progressLine.ts';
 import { fmt } from '../ingest/stats.ts';
 import { DEFAULT_CHURN_LINKS, DEFAULT_LINKS, parseWideArgs, USAGE, type WideBenchArgs } from './args.ts';
+import { checkCostAtSizes } from '../directory/checkCostAtSizes.ts';
 import { measureBloomCost } from './bloomCost.ts';
 import { waitForQuietCassandra } from './cassandraQuiet.ts';
 import { countRemoved, followEvent, unfollowEvent, isRemoved, type Celebrity } from './celebrityWorkload.ts';
@@ -209,6 +210,8 @@ async function runPhases(
   const bloom = measureBloomCost(after.directory, splittable, split.partitions.map((p) => ({ namespace: p.namespace, partitionId: p.partitionId })), args.bloomCalls);
   after.stop();
   say(`Bloom filter: ${bloom.missNsPerCall} ns/call for unsplit partitions, ${bloom.hitNsPerCall} ns/call for split ones (${fmt(bloom.calls)} calls each); ${bloom.records} records in ${fmt(bloom.filterBits)} bits (${fmt(bloom.filterBytes)} bytes); ${bloom.falsePositives} false positives`);
+  const bloomAtSizes = await checkCostAtSizes(splittable, [4, 10_000, 1_000_000], args.bloomCalls);
+  for (const c of bloomAtSizes) say(`  with ${fmt(c.records)} records: ${c.missNsPerCall} ns/call unsplit, ${c.hitNsPerCall} ns/call split; filter ${fmt(c.filterBytes)} bytes; false-positive rate ${c.falsePositiveRate}`);
 
   return {
     celebrities: { A, B, removedB: x.removedB, liveB: x.liveB },
@@ -218,6 +221,7 @@ async function runPhases(
     split: { ...split, reads: readsDuringSplit },
     after: { quietWait: quietAfter, pages: pagesAfter, scans: scansAfter, reads: readsAfter, fallbacks },
     bloom,
+    bloomAtSizes,
   };
 }
 

@@ -3,6 +3,7 @@ import { splitMirrorBarrierMs } from '../../schemas/config/edgestreamConfig.ts';
 import type { CpuReport } from '../ingest/procStats.ts';
 import { fmt, round } from '../ingest/stats.ts';
 import type { WideBenchArgs } from './args.ts';
+import type { CheckCostAtSize } from '../directory/checkCostAtSizes.ts';
 import type { BloomCost } from './bloomCost.ts';
 import type { QuietWait } from './cassandraQuiet.ts';
 import type { Celebrity } from './celebrityWorkload.ts';
@@ -31,6 +32,8 @@ export interface PhaseFigures {
   readonly split: SplitPhaseResult & MeasuredCpu & { readonly reads: ReadCounts };
   readonly after: { readonly quietWait: QuietWait; readonly pages: Pair<PageLatency & MeasuredCpu>; readonly scans: Pair<FullScan & MeasuredCpu>; readonly reads: ReadCounts; readonly fallbacks: number };
   readonly bloom: BloomCost;
+  /** The same check with 4, 10 000 and 1 000 000 records in the directory (bench/directory/checkCostAtSizes). */
+  readonly bloomAtSizes: readonly CheckCostAtSize[];
 }
 
 const METHOD = {
@@ -49,7 +52,7 @@ const METHOD = {
     'createReadCounters on the reader of the "before" full scans (not on the newest-page samples); wide.thresholdRows = half of the smaller celebrity\'s live links (≤ 100 000) so one full scan crosses it; onWide publishes WidePartitionDetected to <prefix>wide-partitions keyed namespace␀id. Both follows_in_recent (pages) and follows_in (validation point reads) of each celebrity cross it.',
   split:
     'createEdgePipeline({ stages: ["plan","split","verify"] }) in this process after the "before" figures, so a detection waits in the topic until then (reported separately); wide_rows polled every 250 ms until COMPLETED or FAILED; plan/barrier/copy/verify from the record timestamps (plan start = the planner\'s "planner: scanning" log line, else the PLANNING record\'s updatedAt as polled; verify start = the verification frontier); the chain\'s store is wrapped to count the cells it read per namespace',
-  bloom: 'SplitDirectory.mightHaveRecord over --bloom-calls calls on 4 096 never-split (namespace, id) pairs cycled, then on the split partitions, after a JIT warm-up; process.hrtime',
+  bloom: 'SplitDirectory.mightHaveRecord over --bloom-calls calls on 4 096 never-split (namespace, id) pairs cycled, then on the split partitions, after a JIT warm-up; process.hrtime; bloomAtSizes: the same timing on directories loaded with that many never-touched records',
 };
 
 const ratio = (after: number, before: number) => (before > 0 ? round(after / before, 2) : Number.NaN);
@@ -91,6 +94,7 @@ export function buildResult(o: {
     split: f.split,
     after: f.after,
     bloom: f.bloom,
+    bloomAtSizes: f.bloomAtSizes,
     ratios: { pages: { A: pageRatios('A'), B: pageRatios('B') }, scans: { A: scanRatios('A'), B: scanRatios('B') } },
     summary: {
       cores: o.cores,
@@ -113,6 +117,7 @@ export function buildResult(o: {
       chainStartToCompletedSeconds: Object.fromEntries(f.split.partitions.map((p) => [`${p.namespace}[${p.partitionId}]`, p.seconds.chainStartToCompleted ?? null])),
       bloomNsPerCall: { miss: f.bloom.missNsPerCall, hit: f.bloom.hitNsPerCall },
       bloomFilterBits: f.bloom.filterBits,
+      bloomMissNsPerCallAtRecords: Object.fromEntries(f.bloomAtSizes.map((c) => [c.records, c.missNsPerCall])),
       target: { newestPageP99MsAfterSplit: TARGET_PAGE_P99_MS, met: { A: after.pages.A.p99Ms <= TARGET_PAGE_P99_MS, B: after.pages.B.p99Ms <= TARGET_PAGE_P99_MS } },
     },
   };

@@ -9,7 +9,8 @@ import { createWideRowRepository, type WideRowRepository } from './wideRowReposi
 const BUILD_SLICE = 20_000;
 
 export interface SplitDirectoryOptions {
-  readonly repository: WideRowRepository;
+  /** Where records live: every id per reload, one record on demand. */
+  readonly repository: Pick<WideRowRepository, 'entries' | 'get'>;
   /** The namespaces that can be split (sinks/namespaces splittableNamespaces). */
   readonly namespaces: readonly string[];
   /** Bloom filter reload period; also how long a record stays cached. */

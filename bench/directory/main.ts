@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// bench:directory — the split directory at 4, 10 000 and 1 000 000 split partitions: the
+// cost of one "might this partition be split?" check beside an exact in-memory Set (the least
+// work a correct answer needs) and bloom-filters' default hashing (the directory before),
+// interleaved and repeated; the filter's memory and false-positive rate; the reload time
+// from real Cassandra and the longest event-loop stall it causes. See bench/directory/README.md.
+import fs from 'node:fs';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import bloomFilters from 'bloom-filters';
+import { edgestreamNamespaces, splittableNamespaces, WIDE_ROWS_NAMESPACE, WIDE_ROW_CHECKPOINTS_NAMESPACE, type WideRowRecord } from '../../sinks/namespaces/index.ts';
+import { createCassandraStore } from '../../sinks/cassandra/index.ts';
+import { createSplitDirectory, createWideRowRepository } from '../../sinks/wide/index.ts';
+import { resolveStack } from '../../stack/resolveStack.ts';
+import { parseEdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+import { createStatusLine } from '../ingest/progressLine.ts';
+import { fmt, median, round } from '../ingest/stats.ts';
+import { codeVersion, machine, REPO_ROOT } from '../shared/benchEnvironment.ts';
+import { dropKeyspace } from '../shared/benchCleanup.ts';
+import { timeMembershipChecks, type MembershipTiming } from '../wide/bloomCost.ts';
+import { seedWideRows } from './seedWideRows.ts';
+
+const USAGE = `npm run bench:directory -- [--sizes 4,10000,1000000] [--calls 1000000] [--repeats 3] [--out bench/results/directory-latest.json]\n`;
+const status = createStatusLine();
+const say = (line: string) => status.log(line);
+
+interface SizeResult {
+  readonly records: number;
+  readonly filterBits: number;
+  readonly filterBytes: number;
+  readonly reloadMs: number[];
+  readonly reloadMaxEventLoopStallMs: number[];
+  readonly directoryHeapMiB: number;
+  readonly directory: MembershipTiming[];
+  readonly exactSet: MembershipTiming[];
+  readonly bloomFiltersDefaultHashing: MembershipTiming[];
+  readonly medianMissNs: number;
+  readonly medianHitNs: number;
+  readonly missNs_vs_raw: number;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { sizes: { type: 'string', default: '4,10000,1000000' }, calls: { type: 'string', default: '1000000' }, repeats: { type: 'string', default: '3' }, out: { type: 'string', default: 'bench/results/directory-latest.json' }, help: { type: 'boolean', default: false } } });
+  if (values.help) return void process.stdout.write(USAGE);
+  const sizes = values.sizes.split(',').map((s) => positiveInt(s, '--sizes'));
+  const calls = positiveInt(values.calls, '--calls');
+  const repeats = positiveInt(values.repeats, '--repeats');
+  const code = codeVersion();
+  const config = parseEdgestreamConfig({ edgeTypes: [{ name: 'follows' }, { name: 'likes' }] }, 'bench:directory');
+  const namespaces = [...splittableNamespaces(config.edgeTypes).keys()];
+  say(`bench:directory — sizes ${sizes.map((n) => fmt(n)).join(', ')}, ${fmt(calls)} checks × ${repeats} repeats; ${machine().cores} cores, commit ${code.commit.slice(0, 7)}${code.dirtyOutsideBench.length ? ' (DIRTY)' : ''}`);
+
+  const stack = await resolveStack({ log: (l) => say(`[stack] ${l}`) });
+  const keyspace = `bench_dir_${Date.now().toString(36)}`;
+  const store = await createCassandraStore({
+    contactPoints: [...stack.endpoints.cassandraContactPoints],
+    localDataCenter: stack.endpoints.cassandraLocalDc,
+    keyspace,
+    replication: { class: 'SimpleStrategy', replicationFactor: 1 },
+    namespaces: edgestreamNamespaces(config).filter((n) => n.name === WIDE_ROWS_NAMESPACE || n.name === WIDE_ROW_CHECKPOINTS_NAMESPACE),
+  });
+  const results: SizeResult[] = [];
+  try {
+    await store.init();
+    const repository = createWideRowRepository(store);
+    let seeded: WideRowRecord[] = [];
+    for (const size of sizes) {
+      seeded = await seedWideRows(repository, store, namespaces, seeded, size, (line) => status.update(line));
+      say(`${fmt(size)} COMPLETED records in wide_rows`);
+      results.push(await measureSize(createWideRowRepository(store), namespaces, seeded, calls, repeats));
+      const r = results.at(-1) as SizeResult;
+      say(`  check: ${r.medianMissNs} ns unsplit / ${r.medianHitNs} ns split (exact Set ${median(r.exactSet.map((t) => t.missNsPerCall))} ns, ratio ${r.missNs_vs_raw}; bloom-filters default hashing ${median(r.bloomFiltersDefaultHashing.map((t) => t.missNsPerCall))} ns); false positives ${median(r.directory.map((t) => t.falsePositiveRate))}`);
+      say(`  filter ${fmt(r.filterBytes)} bytes; reload ${r.reloadMs.join(' / ')} ms, longest event-loop stall ${r.reloadMaxEventLoopStallMs.join(' / ')} ms; directory heap ${r.directoryHeapMiB} MiB`);
+    }
+  } finally {
+    await store.close();
+    await dropKeyspace(stack.endpoints, keyspace).catch((e: unknown) => say(`drop ${keyspace}: ${String(e)}`));
+    await stack.release();
+  }
+  const out = { bench: 'directory', startedAt: new Date().toISOString(), machine: machine(), code, node: process.version, calls, repeats, sizes: results };
+  fs.writeFileSync(path.resolve(REPO_ROOT, values.out), `${JSON.stringify(out, null, 2)}\n`);
+  status.done(`wrote ${values.out}`);
+}
+
+async function measureSize(repository: ReturnType<typeof createWideRowRepository>, namespaces: string[], records: readonly WideRowRecord[], calls: number, repeats: number): Promise<SizeResult> {
+  const split = records.slice(0, 4_096).map((r) => ({ namespace: r.namespace, partitionId: r.partitionId }));
+  const key = (ns: string, id: string) => `${ns}\u0000${id}`;
+  const exact = new Set(records.map((r) => key(r.namespace, r.partitionId)));
+  const defaultHashing = bloomFilters.BloomFilter.create(Math.max(records.length, 64), 0.01);
+  for (const k of exact) defaultHashing.add(k);
+  gc();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const directory = createSplitDirectory({ repository, namespaces, refreshMs: 3_600_000, falsePositiveRate: 0.01 });
+  const reloadMs: number[] = [];
+  const stalls: number[] = [];
+  const r: Pick<SizeResult, 'directory' | 'exactSet' | 'bloomFiltersDefaultHashing'> = { directory: [], exactSet: [], bloomFiltersDefaultHashing: [] };
+  for (let i = 0; i < repeats; i++) {
+    const loop = monitorEventLoopDelay({ resolution: 1 });
+    loop.enable();
+    const t0 = performance.now();
+    await directory.refresh();
+    reloadMs.push(round(performance.now() - t0));
+    loop.disable();
+    stalls.push(round(loop.max / 1e6, 1));
+    // Interleaved: the three checks take turns in every repeat.
+    r.directory.push(timeMembershipChecks((ns, id) => directory.mightHaveRecord(ns, id), namespaces, split, calls));
+    r.exactSet.push(timeMembershipChecks((ns, id) => exact.has(key(ns, id)), namespaces, split, calls));
+    r.bloomFiltersDefaultHashing.push(timeMembershipChecks((ns, id) => defaultHashing.has(key(ns, id)), namespaces, split, Math.min(calls, 100_000)));
+  }
+  gc();
+  const heap = process.memoryUsage().heapUsed - heapBefore;
+  const medianMissNs = median(r.directory.map((t) => t.missNsPerCall));
+  return {
+    records: directory.stats.records,
+    filterBits: directory.stats.filterBits,
+    filterBytes: Math.ceil(directory.stats.filterBits / 8),
+    reloadMs,
+    reloadMaxEventLoopStallMs: stalls,
+    directoryHeapMiB: round(heap / 2 ** 20, 1),
+    ...r,
+    medianMissNs,
+    medianHitNs: median(r.directory.map((t) => t.hitNsPerCall)),
+    missNs_vs_raw: round(medianMissNs / median(r.exactSet.map((t) => t.missNsPerCall)), 2),
+  };
+}
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+function positiveInt(s: string, flag: string): number {
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag}: expected a positive integer, got "${s}"`);
+  return n;
+}
+
+main().catch((e: unknown) => {
+  status.done();
+  console.error(e instanceof Error ? e.stack : e);
+  process.exitCode = 1;
+});
