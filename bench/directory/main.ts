@@ -19,7 +19,7 @@ import { fmt, median, round } from '../ingest/stats.ts';
 import { codeVersion, machine, REPO_ROOT } from '../shared/benchEnvironment.ts';
 import { dropKeyspace } from '../shared/benchCleanup.ts';
 import { timeMembershipChecks, type MembershipTiming } from '../wide/bloomCost.ts';
-import { seedWideRows } from './seedWideRows.ts';
+import { untouchedCompletedRecords, writeWideRows } from './seedWideRows.ts';
 
 const USAGE = `npm run bench:directory -- [--sizes 4,10000,1000000] [--calls 1000000] [--repeats 3] [--out bench/results/directory-latest.json]\n`;
 const status = createStatusLine();
@@ -63,10 +63,11 @@ async function main(): Promise<void> {
   const results: SizeResult[] = [];
   try {
     await store.init();
-    const repository = createWideRowRepository(store);
-    let seeded: WideRowRecord[] = [];
+    const seeded: WideRowRecord[] = [];
     for (const size of sizes) {
-      seeded = await seedWideRows(repository, store, namespaces, seeded, size, (line) => status.update(line));
+      const more = untouchedCompletedRecords(namespaces, seeded.length, size, Date.now() * 1_000);
+      await writeWideRows(store, more, (done) => status.update(`seeding wide_rows: ${fmt(seeded.length + done)} / ${fmt(size)}`));
+      seeded.push(...more);
       say(`${fmt(size)} COMPLETED records in wide_rows`);
       results.push(await measureSize(createWideRowRepository(store), namespaces, seeded, calls, repeats));
       const r = results.at(-1) as SizeResult;

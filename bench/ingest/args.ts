@@ -33,6 +33,8 @@ export interface BenchArgs {
   /** Extra node flags for the child (e.g. --max-semi-space-size=64). */
   readonly childNodeArgs: readonly string[];
   readonly out: string | undefined;
+  /** COMPLETED split records in the directory, one variant per value; every repeat runs each variant, in rotating order. */
+  readonly splitRecords: readonly number[];
   readonly help: boolean;
 }
 
@@ -67,6 +69,9 @@ cassandra-driver ceiling measured in the same run.
   --child-entry <file>      processor entry (default bin/edgestream.js)
   --child-arg <arg>         extra argument for the child after "run <stages>" (repeatable)
   --child-node-arg <flag>   extra node flag for the child, e.g. --child-node-arg=--max-semi-space-size=64 (repeatable)
+  --split-records <list>    COMPLETED splits in the directory per variant, e.g. 0,10000: each repeat runs every
+                            variant (order rotating); the records are of partitions the workload never
+                            touches plus the reverse links of its 4 most followed users (default 0)
   --out <file>              result JSON (default bench/results/ingest-latest.json for >= 200000
                             events, else bench/results/ingest-small.json)
 `;
@@ -102,6 +107,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       'child-arg': { type: 'string', multiple: true },
       'child-node-arg': { type: 'string', multiple: true },
       out: { type: 'string' },
+      'split-records': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -150,6 +156,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     childArgs: values['child-arg'] ?? [],
     childNodeArgs: values['child-node-arg'] ?? [],
     out: values.out,
+    splitRecords: (values['split-records'] ?? '0').split(',').map((x) => int('split-records', x.trim(), 0, 0)),
     help: values.help ?? false,
   };
 }

@@ -27,6 +27,7 @@ import { fmt, median, round } from './stats.ts';
 import { runThroughputPhase, type ThroughputResult } from './throughputPhase.ts';
 import { addEdgeWorkload, benchTables, PublishedEdges, rowsOfAddEdge, type Row } from './workload.ts';
 import { PROCESSOR_NODE_FLAGS } from '../../cli/processorNodeFlags.ts';
+import { seedSplitDirectory } from './seedSplitDirectory.ts';
 import { codeVersion, collectVersions, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
 
 const IDLE_BASELINE_MS = 5_000;
@@ -35,6 +36,8 @@ const say = (line: string) => status.log(line);
 
 interface RepeatResult {
   readonly repeat: number;
+  /** COMPLETED split records in the directory during this run (--split-records). */
+  readonly splitRecords: number;
   readonly runId: string;
   /** The code the child ran (a repeat spawns its own child). */
   readonly code: ReturnType<typeof codeVersion>;
@@ -111,8 +114,13 @@ async function main(): Promise<void> {
   const results: RepeatResult[] = [];
   try {
     for (let r = 1; r <= args.repeats; r++) {
-      results.push(await runRepeat(args, r, { admin, registry, kafka, cql, endpoints, results, setCurrent: (c) => (current = c) }));
-      current = {};
+      // Variants take turns, the first one rotating, so neither always runs on a fresher machine.
+      const n = args.splitRecords.length;
+      for (let v = 0; v < n; v++) {
+        const splitRecords = args.splitRecords[(v + r - 1) % n] as number;
+        results.push(await runRepeat(args, r, splitRecords, { admin, registry, kafka, cql, endpoints, results, setCurrent: (c) => (current = c) }));
+        current = {};
+      }
     }
   } finally {
     process.off('SIGINT', onSignal);
@@ -152,6 +160,7 @@ const configOf = (r: RepeatResult) => {
 async function runRepeat(
   args: BenchArgs,
   r: number,
+  splitRecords: number,
   deps: {
     admin: Admin;
     registry: ReturnType<typeof connectClients>['registry'];
@@ -184,6 +193,7 @@ async function runRepeat(
   configs.set(runId, run.config);
   deps.setCurrent({ runId, run });
   say(`created topics ${run.config.topics.prefix}*, keyspace ${run.config.cassandra.keyspace}, config ${run.configFile}`);
+  if (splitRecords > 0) say(`[r${r}] ${fmt(await seedSplitDirectory(endpoints, run.config, splitRecords, (line) => status.update(line)))} COMPLETED split records in the directory`);
 
   const code = codeVersion();
   say(`code: ${code.commit.slice(0, 12)}${code.dirtyOutsideBench.length ? ` + uncommitted changes in ${code.dirtyOutsideBench.join(', ')}` : ''}`);
@@ -359,6 +369,7 @@ async function runRepeat(
 
     result = {
       repeat: r,
+      splitRecords,
       runId,
       code,
       groupStableMs,
@@ -482,7 +493,9 @@ const METHOD = {
   ratio: 'pipeline end-to-end rows/s ÷ ceiling rows/s, per repeat; the summary reports medians over repeats',
 };
 
-function summarize(args: BenchArgs, results: readonly RepeatResult[]) {
+function summarize(args: BenchArgs, allResults: readonly RepeatResult[]) {
+  // The medians describe the first --split-records variant; bySplitRecords compares the others with it.
+  const results = allResults.filter((r) => r.splitRecords === args.splitRecords[0]);
   const m = (f: (r: RepeatResult) => number | undefined, digits = 1) => {
     const xs = results.map(f).filter((x): x is number => x !== undefined && Number.isFinite(x));
     return xs.length ? round(median(xs), digits) : undefined;
@@ -540,8 +553,10 @@ function summarize(args: BenchArgs, results: readonly RepeatResult[]) {
       benchCores: m((r) => r.throughputCpu.coresByProcess['bench'], 2),
       machineBusyCores: m((r) => r.throughputCpu.machineBusyCores, 2),
     },
-    perRepeat: results.map((r) => ({
+    bySplitRecords: splitRecordVariants(args, allResults),
+    perRepeat: allResults.map((r) => ({
       repeat: r.repeat,
+      splitRecords: r.splitRecords,
       edgesPerSecond: r.throughput.edgesPerSecond,
       rowsPerSecond: r.throughput.rowsPerSecond,
       ceilingRowsPerSecond: r.ceiling?.best.rowsPerSecond,
@@ -557,6 +572,29 @@ function summarize(args: BenchArgs, results: readonly RepeatResult[]) {
     })),
     targetRatio: 0.7,
   };
+}
+
+/**
+ * Throughput with each --split-records variant, and per repeat its ratio to the run without
+ * splits in the same repeat (paired: the variants of one repeat run back to back).
+ */
+function splitRecordVariants(args: BenchArgs, results: readonly RepeatResult[]) {
+  if (args.splitRecords.length < 2) return undefined;
+  const baseline = (repeat: number) => results.find((x) => x.repeat === repeat && x.splitRecords === 0);
+  return args.splitRecords.map((n) => {
+    const mine = results.filter((r) => r.splitRecords === n);
+    const vsNone = mine.flatMap((r) => {
+      const b = baseline(r.repeat);
+      return b ? [round(r.throughput.rowsPerSecond / b.throughput.rowsPerSecond, 3)] : [];
+    });
+    return {
+      splitRecords: n,
+      rowsPerSecond: mine.map((r) => r.throughput.rowsPerSecond),
+      medianRowsPerSecond: round(median(mine.map((r) => r.throughput.rowsPerSecond))),
+      throughputVsNoSplits: vsNone,
+      medianThroughputVsNoSplits: vsNone.length ? round(median(vsNone), 3) : undefined,
+    };
+  });
 }
 
 function printSummary(args: BenchArgs, s: ReturnType<typeof summarize>, results: readonly RepeatResult[]): void {
@@ -575,7 +613,10 @@ function printSummary(args: BenchArgs, s: ReturnType<typeof summarize>, results:
     `  CPU µs per row          pipeline: processor ${md.pipelineCpuMicrosPerRow.processor}, cassandra ${md.pipelineCpuMicrosPerRow.cassandra}, kafka ${md.pipelineCpuMicrosPerRow.kafka}, producer ${md.pipelineCpuMicrosPerRow.producer}; ceiling: client ${md.ceilingCpuMicrosPerRow.client}, cassandra ${md.ceilingCpuMicrosPerRow.cassandra} (cores during ceiling: cassandra ${md.ceilingCassandraCores}, client ${md.ceilingClientCores})`,
     `  idle baseline           cassandra ${md.idleCores.cassandra} cores, idle processor ${md.idleCores.processor}, machine busy ${md.idleCores.machineBusy}/${s.cores} with no bench traffic (other users of the machine and stack)`,
     `  Cassandra ops per event pipeline: ${md.cassandraWritesPerEvent} partition writes, ${md.cassandraReadsPerEvent} reads; ceiling: ${results[0] ? round(results[0].throughput.rows / results[0].throughput.events, 2) : '-'} single-row writes`,
-    `  per repeat: ${s.perRepeat.map((p) => `#${p.repeat} ${fmt(p.rowsPerSecond)} / ${fmt(p.ceilingRowsPerSecond ?? NaN)} rows/s = ${p.ratio ?? '-'}`).join('; ')}`,
+    `  per repeat: ${s.perRepeat.map((p) => `#${p.repeat}${s.bySplitRecords ? ` (${fmt(p.splitRecords)} splits)` : ''} ${fmt(p.rowsPerSecond)} / ${fmt(p.ceilingRowsPerSecond ?? NaN)} rows/s = ${p.ratio ?? '-'}`).join('; ')}`,
+    ...(s.bySplitRecords ?? []).map(
+      (v) => `  with ${fmt(v.splitRecords)} COMPLETED splits: ${v.rowsPerSecond.map((x) => fmt(x)).join(' / ')} rows/s (median ${fmt(v.medianRowsPerSecond)}); vs none in the same repeat ${v.throughputVsNoSplits.join(' / ')} (median ${v.medianThroughputVsNoSplits ?? '-'})`,
+    ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
