@@ -75,7 +75,7 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
   const config = parseEdgestreamConfig(configInput, `test config ${opts.name}`);
   const kafka = new Kafka({ clientId: `it-${opts.name}`, brokers: [...endpoints.kafkaBrokers], logLevel: logLevel.NOTHING });
   const registry = new SchemaRegistry({ host: endpoints.schemaRegistryUrl });
-  const serde = createAvroSerde({ registry });
+  const serde = createAvroSerde({ registry, maxRecordBytes: config.limits.maxRecordBytes });
   const prefix = config.topics.prefix;
   const topics = {
     input: topicName(prefix, 'edge-mutations'),
