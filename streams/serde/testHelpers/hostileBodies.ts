@@ -21,7 +21,9 @@ export function avroString(s: string): Buffer {
 export interface HostileBody {
   readonly name: string;
   readonly body: Buffer;
-  /** A fragment the DecodeError message must contain (the field path or what was declared). */
+  /** The DecodeError code it must fail with. */
+  readonly code: 'BAD_LENGTH' | 'BAD_PAYLOAD';
+  /** The field path the DecodeError message must name. */
   readonly names: string;
 }
 
@@ -37,20 +39,22 @@ export function hostileEdgeMutations(eventTime: bigint, id = 'hostile'): Hostile
   const head = (mutationId: string) => Buffer.concat([upToTime(mutationId), varint(eventTime)]);
   const big = 1n << 40n;
   return [
-    { name: 'map-count', body: Buffer.concat([head(`${id}-1`), varint(big)]), names: 'properties' },
-    { name: 'array-count', body: Buffer.concat([head(`${id}-2`), varint(0), varint((1n << 31n) - 1n)]), names: 'property_keys' },
-    { name: 'negative-block-huge-size', body: Buffer.concat([head(`${id}-3`), varint(-big), varint(1n << 60n), varint(0)]), names: 'properties' },
-    { name: 'string-length', body: Buffer.concat([varint(1n << 50n), Buffer.from('abc')]), names: 'mutation_id' },
+    { name: 'map-count', body: Buffer.concat([head(`${id}-1`), varint(big)]), names: 'properties', code: 'BAD_LENGTH' },
+    { name: 'array-count', body: Buffer.concat([head(`${id}-2`), varint(0), varint((1n << 31n) - 1n)]), names: 'property_keys', code: 'BAD_LENGTH' },
+    { name: 'negative-block-huge-size', body: Buffer.concat([head(`${id}-3`), varint(-big), varint(1n << 60n), varint(0)]), names: 'properties', code: 'BAD_LENGTH' },
+    { name: 'string-length', body: Buffer.concat([varint(1n << 50n), Buffer.from('abc')]), names: 'mutation_id', code: 'BAD_LENGTH' },
     {
       name: 'map-key-length',
       body: Buffer.concat([head(`${id}-5`), varint(1), varint(big), Buffer.from('k'), varint(0), varint(0)]),
       names: 'properties',
+      code: 'BAD_LENGTH',
     },
-    { name: 'overlong-varint', body: Buffer.concat([upToTime(`${id}-6`), Buffer.alloc(11, 0xff), Buffer.from([1]), varint(0), varint(0)]), names: 'event_time' },
+    { name: 'overlong-varint', body: Buffer.concat([upToTime(`${id}-6`), Buffer.alloc(11, 0xff), Buffer.from([1]), varint(0), varint(0)]), names: 'event_time', code: 'BAD_PAYLOAD' },
     {
       name: 'array-count-after-a-valid-map',
       body: Buffer.concat([head(`${id}-7`), varint(1), avroString('w'), varint(2), varint(7), varint(0), varint(1n << 33n)]),
       names: 'property_keys',
+      code: 'BAD_LENGTH',
     },
   ];
 }
