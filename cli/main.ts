@@ -62,7 +62,8 @@ program
   .action((stageArgs: string[]) =>
     withCommandContext(globals(), async (ctx) => {
       const stages = parseStages(stageArgs);
-      const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry }), store: await ctx.store(), config: ctx.config, logger: ctx.logger, stages });
+      const serde = createAvroSerde({ registry: ctx.registry, maxRecordBytes: ctx.config.limits.maxRecordBytes });
+      const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde, store: await ctx.store(), config: ctx.config, logger: ctx.logger, stages });
       const signals = stopOnSignals([pipeline], { logger: ctx.logger });
       await pipeline.start();
       ctx.logger.info({ stages, groups: pipeline.groups }, 'running; SIGTERM or SIGINT stops gracefully');

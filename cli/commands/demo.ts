@@ -41,7 +41,7 @@ export async function demoCommand(ctx: CommandContext, o: DemoOptions): Promise<
   const admin = ctx.kafka.admin();
   await admin.connect();
   const store = await openStore(ctx.endpoints, config);
-  const serde = createAvroSerde({ registry: ctx.registry });
+  const serde = createAvroSerde({ registry: ctx.registry, maxRecordBytes: config.limits.maxRecordBytes });
   // The narrative goes to stdout; the stages' JSON logs (stderr) only from warn up, unless LOG_LEVEL asks for more.
   const logger = process.env['LOG_LEVEL'] ? ctx.logger : ctx.logger.child({}, { level: 'warn' });
   const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde, store, config, logger });

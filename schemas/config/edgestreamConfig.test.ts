@@ -7,6 +7,7 @@ describe('parseEdgestreamConfig', () => {
     expect(c.topics.prefix).toBe('edgestream.');
     expect(c.cassandra.keyspace).toBe('edgestream');
     expect(c.limits.maxVertexIdBytes).toBe(256);
+    expect(c.limits.maxRecordBytes).toBe(1 << 20);
     expect(c.edgeTypes.map((t) => t.name)).toEqual(['follows', 'likes']);
   });
 
@@ -28,5 +29,11 @@ describe('parseEdgestreamConfig', () => {
     expect(() => cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, cascadeSettleMs: 1_500 })).toThrow(
       /runtime\.cascadeSettleMs: must be greater than 2 × runtime\.writeRetryBudgetMs \+ runtime\.tombstoneCacheTtlMs/,
     );
+  });
+
+  it('requires the record size limit to exceed the property bag limit', () => {
+    const cfg = (limits: Record<string, number>) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], limits });
+    expect(cfg({ maxPropertyBagBytes: 1 << 20, maxRecordBytes: 2 << 20 }).limits.maxRecordBytes).toBe(2 << 20);
+    expect(() => cfg({ maxPropertyBagBytes: 1 << 20 })).toThrow(/limits\.maxRecordBytes: must be greater than limits\.maxPropertyBagBytes/);
   });
 });

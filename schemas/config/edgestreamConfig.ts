@@ -15,6 +15,9 @@ const edgeTypeSchema = z.strictObject({
   name: z.string().max(30).regex(EDGE_TYPE_PATTERN, 'must be a lowercase identifier like "follows" (letters, digits, single underscores)'),
 });
 
+/** Default `limits.maxRecordBytes`: the broker's default `message.max.bytes` is about this too. */
+export const DEFAULT_MAX_RECORD_BYTES = 1 << 20;
+
 const limitsSchema = z.strictObject({
   /** fixed. Longest vertex id, in UTF-8 bytes. */
   maxVertexIdBytes: z.int().min(1).max(4096).default(256),
@@ -24,12 +27,20 @@ const limitsSchema = z.strictObject({
   maxPropertyNameBytes: z.int().min(1).max(1024).default(128),
   /** Largest encoded property bag of one event, in bytes. */
   maxPropertyBagBytes: z.int().min(1).max(16 << 20).default(64 << 10),
+  /**
+   * Largest Kafka record value any consumer decodes, in bytes; a larger one is dead-lettered
+   * unread (DecodeError RECORD_TOO_LARGE). Must exceed maxPropertyBagBytes (the bag travels in it).
+   */
+  maxRecordBytes: z.int().min(1024).max(256 << 20).default(DEFAULT_MAX_RECORD_BYTES),
   /** Longest mutation id, in UTF-8 bytes (≥ 32: cascade ids fall back to a cut SHA-256 that must stay collision-safe). */
   maxMutationIdBytes: z.int().min(32).max(1024).default(128),
   /** event_time may be at most this far in the future of the processing wall clock. */
   maxFutureSkewMs: z.int().min(0).default(5 * 60_000),
   /** event_time must be after this instant (microseconds); guards against seconds/millis sent as micros. */
   minEventTimeMicros: z.coerce.bigint().default(946_684_800_000_000n), // 2000-01-01
+}).refine((l) => l.maxRecordBytes > l.maxPropertyBagBytes, {
+  path: ['maxRecordBytes'],
+  message: 'must be greater than limits.maxPropertyBagBytes (an event carries its whole property bag)',
 });
 
 const topicsSchema = z.strictObject({

@@ -28,7 +28,7 @@ export const HEADERS = {
 
 /** Why an event was dead-lettered (closed vocabulary; the `edgestream-dlq-reason` header). */
 export type DlqReason =
-  /** Not decodable: bad magic byte, unknown schema id, bad payload, wrong schema, null value. */
+  /** Not decodable: bad magic byte, unknown schema id, record too large, bad length, bad payload, wrong schema, null value. */
   | 'undecodable'
   /** Decoded but failed validation; `edgestream-dlq-field` names the field. */
   | 'invalid'

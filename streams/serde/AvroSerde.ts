@@ -30,7 +30,9 @@ export interface AvroSerde {
    * Decodes a Kafka value. With `reader`, the writer schema is resolved into
    * that record schema (Avro schema resolution) and the value has its
    * generated TS type; without, the value is read with the writer schema as
-   * is. Throws DecodeError: retriable only for REGISTRY_UNAVAILABLE, every
+   * is. The body is bounded by the bytes present before it is read (no
+   * declared count or length makes decoding loop or allocate past it; see
+   * compileBodyCheck). Throws DecodeError: retriable only for REGISTRY_UNAVAILABLE, every
    * other code is the message's fault (dead-letter it). Any other error is a
    * bug. Never mutates `buffer`; `value` shares no memory with it (avsc
    * copies bytes fields out).

@@ -9,7 +9,11 @@ const RETRIABLE_BY_CODE = {
   BAD_MAGIC_BYTE: false,
   /** No schema has the id in the header: the registry answered 404, or the id is negative. */
   UNKNOWN_SCHEMA_ID: false,
-  /** The Avro body does not decode with its writer schema (truncated, trailing bytes, bad union/enum index). */
+  /** The whole value is larger than the serde's `maxRecordBytes` (checked before anything is read). */
+  RECORD_TOO_LARGE: false,
+  /** The Avro body declares a string/bytes length or an array/map count its remaining bytes cannot hold (compileBodyCheck). */
+  BAD_LENGTH: false,
+  /** The Avro body does not decode with its writer schema (truncated, trailing bytes, bad union/enum index, over-long varint). */
   BAD_PAYLOAD: false,
   /** The writer schema is not an Avro record, or cannot be read as the expected record. */
   WRONG_SCHEMA: false,

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { avroTypeFor, EdgeOp, knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
+import { avroTypeFor, knownSchemas } from '../../schemas/index.ts';
 import { createAvroSerde } from './createAvroSerde.ts';
 import { DecodeError } from './DecodeError.ts';
 import { EncodeError } from './EncodeError.ts';
 import { encodeWireFrame } from './encodeWireFrame.ts';
 import { createStubSchemaRegistry, registryResponseError } from './testHelpers/createStubSchemaRegistry.ts';
+import { edgeMutationArb } from './testHelpers/edgeMutationArb.ts';
 import { sampleEdgeMutation } from './testHelpers/sampleEdgeMutation.ts';
 
 const V1 = 1;
@@ -43,26 +44,6 @@ async function decodeFailure(promise: Promise<unknown>): Promise<DecodeError> {
   return e;
 }
 
-const edgeMutationArb: fc.Arbitrary<EdgeMutation> = fc.record({
-  mutation_id: fc.uuid(),
-  op: fc.constantFrom(...Object.values(EdgeOp)),
-  edge_type: fc.string(),
-  src: fc.string(),
-  dst: fc.string(),
-  event_time: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
-  properties: fc.dictionary(
-    fc.string().filter((k) => k !== '__proto__'),
-    fc.oneof(
-      fc.constant(null),
-      fc.boolean(),
-      fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
-      fc.double(),
-      fc.string(),
-      fc.uint8Array({ maxLength: 16 }).map((a) => Buffer.from(a)),
-    ),
-  ),
-  property_keys: fc.array(fc.string()),
-});
 
 describe('createAvroSerde', () => {
   it('round-trips an EdgeMutation encoded by subject and decoded as EdgeMutation', async () => {
@@ -147,11 +128,30 @@ describe('createAvroSerde', () => {
       await expect(serde.decode(encodeWireFrame(V1, Buffer.alloc(0)))).rejects.toBe(bug);
     });
 
-    it('BAD_PAYLOAD for a truncated body', async () => {
+    it('BAD_LENGTH naming the field for a body cut inside a string (its declared length is more than is left)', async () => {
       const { serde } = setup();
       const bytes = await serde.encode(V1, sampleEdgeMutation);
       const e = await decodeFailure(serde.decode(bytes.subarray(0, bytes.length - 6), knownSchemas.EdgeMutation));
+      expect(e).toMatchObject({ code: 'BAD_LENGTH', retriable: false, schemaId: V1 });
+      expect(e.message).toMatch(/at properties\{\}: declares a length of \d+ bytes, but \d+ remain/); // the cut is in the last property's string
+    });
+
+    it('BAD_PAYLOAD for a body that ends inside a varint', async () => {
+      const { serde } = setup();
+      const e = await decodeFailure(serde.decode(encodeWireFrame(V1, Buffer.from([0x80])), knownSchemas.EdgeMutation));
       expect(e).toMatchObject({ code: 'BAD_PAYLOAD', retriable: false, schemaId: V1 });
+      expect(e.message).toContain('at mutation_id: the body ends inside a varint');
+    });
+
+    it('RECORD_TOO_LARGE before framing or a registry lookup, naming the limit', async () => {
+      const registry = createStubSchemaRegistry({ schemasById: { [V1]: v1 } });
+      const serde = createAvroSerde({ registry, maxRecordBytes: 2_048 });
+      const e = await decodeFailure(serde.decode(encodeWireFrame(V1, Buffer.alloc(2_044)), knownSchemas.EdgeMutation));
+      expect(e).toMatchObject({ code: 'RECORD_TOO_LARGE', retriable: false });
+      expect(e.message).toBe('value is 2049 bytes, over the 2048-byte limit (limits.maxRecordBytes)');
+      expect(registry.lookups.size).toBe(0);
+      const atLimit = await decodeFailure(serde.decode(encodeWireFrame(V1, Buffer.alloc(2_043)), knownSchemas.EdgeMutation));
+      expect(atLimit.code).not.toBe('RECORD_TOO_LARGE');
     });
 
     it('BAD_PAYLOAD for trailing bytes after the record', async () => {

@@ -1,8 +1,10 @@
+import { DEFAULT_MAX_RECORD_BYTES } from '../../schemas/config/edgestreamConfig.ts';
 import type { KnownSchema } from '../../schemas/index.ts';
 import type { AvroSerde, DecodedRecord } from './AvroSerde.ts';
 import { createReaderResolver } from './createReaderResolver.ts';
 import { createWriterSchemaCache, type WriterSchemaCache } from './createWriterSchemaCache.ts';
 import { decodeAvroPayload } from './decodeAvroPayload.ts';
+import { DecodeError } from './DecodeError.ts';
 import { decodeWireFrame } from './decodeWireFrame.ts';
 import { EncodeError } from './EncodeError.ts';
 import { encodeFramed } from './encodeWireFrame.ts';
@@ -11,13 +13,20 @@ import { toDecodeError } from './toDecodeError.ts';
 import { toEncodeError } from './toEncodeError.ts';
 import type { WriterSchema } from './WriterSchema.ts';
 
+export interface AvroSerdeOptions {
+  readonly registry: SchemaRegistryReader;
+  /** Largest value `decode` reads, in bytes (config `limits.maxRecordBytes`); a larger one is RECORD_TOO_LARGE unread. */
+  readonly maxRecordBytes?: number;
+}
+
 /**
  * Builds an AvroSerde on a kafkajs SchemaRegistry client (or anything with
- * its getSchema/getLatestSchemaId). Decoding is three steps kept apart:
- * frame (bytes → schema id + body), look up the writer schema (cached), then
- * interpret (resolve into the expected reader) and decode the body.
+ * its getSchema/getLatestSchemaId). Decoding is a size check, then three
+ * steps kept apart: frame (bytes → schema id + body), look up the writer
+ * schema (cached), then bound the body by its writer schema, interpret
+ * (resolve into the expected reader) and decode it.
  */
-export function createAvroSerde({ registry }: { registry: SchemaRegistryReader }): AvroSerde {
+export function createAvroSerde({ registry, maxRecordBytes = DEFAULT_MAX_RECORD_BYTES }: AvroSerdeOptions): AvroSerde {
   const writerSchema = createWriterSchemaCache(registry);
   const resolveReader = createReaderResolver();
   const latestIdBySubject = new Map<string, Promise<number>>();
@@ -46,6 +55,9 @@ export function createAvroSerde({ registry }: { registry: SchemaRegistryReader }
     },
 
     async decode<T>(buffer: Buffer, reader?: KnownSchema<T>): Promise<DecodedRecord<T>> {
+      if (buffer.length > maxRecordBytes) {
+        throw new DecodeError('RECORD_TOO_LARGE', `value is ${buffer.length} bytes, over the ${maxRecordBytes}-byte limit (limits.maxRecordBytes)`);
+      }
       const { schemaId, payload } = decodeWireFrame(buffer);
       let writer: WriterSchema;
       try {
@@ -54,9 +66,7 @@ export function createAvroSerde({ registry }: { registry: SchemaRegistryReader }
         throw toDecodeError(e, schemaId);
       }
       const plan = reader ? resolveReader(writer, reader) : undefined;
-      const value = plan
-        ? decodeAvroPayload(payload, schemaId, plan.readerType, plan.resolver)
-        : decodeAvroPayload(payload, schemaId, writer.type);
+      const value = decodeAvroPayload(payload, writer, plan);
       return { schemaId, schemaName: writer.fullName, value: value as T };
     },
   };

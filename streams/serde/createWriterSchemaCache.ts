@@ -1,5 +1,6 @@
 import avro from 'avsc';
 import { avroTypeFor } from '../../schemas/index.ts';
+import { compileBodyCheck, type BodyCheck } from './compileBodyCheck.ts';
 import { NotAnAvroRecordError } from './NotAnAvroRecordError.ts';
 import type { SchemaRegistryReader } from './SchemaRegistryReader.ts';
 import type { WriterSchema } from './WriterSchema.ts';
@@ -49,5 +50,11 @@ async function fetchWriterSchema(registry: SchemaRegistryReader, schemaId: numbe
   if (type.typeName !== 'record' || type.name === undefined) {
     throw new NotAnAvroRecordError(`schema ${schemaId} is a ${type.typeName}, not a record`);
   }
-  return { schemaId, fullName: type.name, type };
+  let checkBody: BodyCheck;
+  try {
+    checkBody = compileBodyCheck(type);
+  } catch (cause) {
+    throw new NotAnAvroRecordError(`schema ${schemaId} has a type edgestream cannot bound: ${String(cause)}`, { cause });
+  }
+  return { schemaId, fullName: type.name, type, checkBody };
 }

@@ -1,6 +1,6 @@
 // Public surface of streams/serde: Confluent wire-format Avro over a schema registry.
 export type { AvroSerde, DecodedRecord } from './AvroSerde.ts';
-export { createAvroSerde } from './createAvroSerde.ts';
+export { createAvroSerde, type AvroSerdeOptions } from './createAvroSerde.ts';
 export { DecodeError, type DecodeErrorCode } from './DecodeError.ts';
 export { decodeWireFrame, type WireFrame } from './decodeWireFrame.ts';
 export { EncodeError, type EncodeErrorCode } from './EncodeError.ts';

@@ -168,9 +168,10 @@ describe('Avro over real Kafka and schema registry', () => {
       expect(e).toMatchObject({ code: 'BAD_MAGIC_BYTE', retriable: false });
     });
 
-    it('rejects a truncated Avro body with BAD_PAYLOAD', async () => {
+    it('rejects a truncated Avro body with BAD_LENGTH naming the string it cuts', async () => {
       const e = await decodeErrorOf(serde.decode(valueOf('truncated'), v1));
-      expect(e).toMatchObject({ code: 'BAD_PAYLOAD', retriable: false, schemaId });
+      expect(e).toMatchObject({ code: 'BAD_LENGTH', retriable: false, schemaId });
+      expect(e.message).toContain('at property_keys[]: declares a length of 5 bytes, but 2 remain');
     });
   });
 

@@ -51,6 +51,8 @@ export interface EdgestreamEnvOptions {
   readonly runtime?: NonNullable<EdgestreamConfigInput['runtime']>;
   /** Overrides of the wide-partition section. */
   readonly wide?: NonNullable<EdgestreamConfigInput['wide']>;
+  /** Overrides of the limits section. */
+  readonly limits?: NonNullable<EdgestreamConfigInput['limits']>;
 }
 
 export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<EdgestreamEnv> {
@@ -71,11 +73,12 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
       ...opts.runtime,
     },
     ...(opts.wide ? { wide: opts.wide } : {}),
+    ...(opts.limits ? { limits: opts.limits } : {}),
   };
   const config = parseEdgestreamConfig(configInput, `test config ${opts.name}`);
   const kafka = new Kafka({ clientId: `it-${opts.name}`, brokers: [...endpoints.kafkaBrokers], logLevel: logLevel.NOTHING });
   const registry = new SchemaRegistry({ host: endpoints.schemaRegistryUrl });
-  const serde = createAvroSerde({ registry });
+  const serde = createAvroSerde({ registry, maxRecordBytes: config.limits.maxRecordBytes });
   const prefix = config.topics.prefix;
   const topics = {
     input: topicName(prefix, 'edge-mutations'),
