@@ -1,6 +1,6 @@
 import bloomFilters from 'bloom-filters';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
-import { splittableNamespaces, type WideRowRecord } from '../namespaces/index.ts';
+import { splittableNamespaces, type WideRowRecord, type WideRowStatus } from '../namespaces/index.ts';
 import type { TwoLevelMapStore } from '../store/index.ts';
 import { createWideRowRepository, type WideRowRepository } from './wideRowRepository.ts';
 
@@ -38,7 +38,15 @@ export interface SplitDirectory {
   mightHaveRecord(namespace: string, partitionId: string): boolean;
   /** The (cached) record of a partition the filter hit; undefined for a false positive. */
   record(namespace: string, partitionId: string): Promise<WideRowRecord | undefined>;
-  readonly stats: { readonly records: number; readonly filterBits: number; readonly refreshes: number; readonly checks: number; readonly hits: number };
+  /** `checks` and `hits` count `mightHaveRecord` calls and its positives; `byStatus` counts the records of the last reload. */
+  readonly stats: {
+    readonly records: number;
+    readonly filterBits: number;
+    readonly refreshes: number;
+    readonly checks: number;
+    readonly hits: number;
+    readonly byStatus: Readonly<Partial<Record<WideRowStatus, number>>>;
+  };
 }
 
 interface CachedRecord {
@@ -51,7 +59,7 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
   const key = (ns: string, id: string) => `${ns}\u0000${id}`;
   let filter: InstanceType<typeof BloomFilter> | undefined;
   const cache = new Map<string, CachedRecord | Promise<WideRowRecord | undefined>>();
-  const stats = { records: 0, filterBits: 0, refreshes: 0, checks: 0, hits: 0 };
+  const stats = { records: 0, filterBits: 0, refreshes: 0, checks: 0, hits: 0, byStatus: {} as Partial<Record<WideRowStatus, number>> };
   let timer: NodeJS.Timeout | undefined;
 
   const refresh = async () => {
@@ -65,6 +73,9 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
     cache.clear();
     for (const r of records) cache.set(key(r.namespace, r.partitionId), { record: r, expiresAt });
     stats.records = records.length;
+    const byStatus: Partial<Record<WideRowStatus, number>> = {};
+    for (const r of records) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
+    stats.byStatus = byStatus;
     stats.filterBits = next.size;
     stats.refreshes++;
   };
