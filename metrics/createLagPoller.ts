@@ -54,7 +54,7 @@ export function createLagPoller(registry: Registry, opts: LagPollerOptions): Lag
   });
   snapshotGauge(registry, {
     name: 'edgestream_consumer_lag_polled_timestamp_seconds',
-    help: 'When the lag series were last polled successfully (alert when it falls behind).',
+    help: 'When the lag series were last polled successfully, 0 before the first poll (alert when it falls behind).',
     labelNames: [],
     read: () => (last === undefined ? [] : [{ labels: {}, value: last.at / 1_000 }]),
   });
