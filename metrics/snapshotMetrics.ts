@@ -20,28 +20,18 @@ export interface SnapshotMetricSpec<L extends string> {
  * nothing for metrics. `read` must return monotonic values per series.
  */
 export function snapshotCounter<L extends string>(registry: Registry, spec: SnapshotMetricSpec<L>): Counter<L> {
-  return new Counter<L>({
-    name: spec.name,
-    help: spec.help,
-    labelNames: spec.labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const { labels, value } of spec.read()) this.inc(labels, value);
-    },
-  });
+  return new Counter<L>({ ...configOf(registry, spec), collect() { refill(this, spec, (labels, value) => this.inc(labels, value)); } });
 }
 
 /** A gauge whose series are exactly what `read` returns at scrape time (a series it stops returning disappears). */
 export function snapshotGauge<L extends string>(registry: Registry, spec: SnapshotMetricSpec<L>): Gauge<L> {
-  return new Gauge<L>({
-    name: spec.name,
-    help: spec.help,
-    labelNames: spec.labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const { labels, value } of spec.read()) this.set(labels, value);
-    },
-  });
+  return new Gauge<L>({ ...configOf(registry, spec), collect() { refill(this, spec, (labels, value) => this.set(labels, value)); } });
+}
+
+const configOf = <L extends string>(registry: Registry, spec: SnapshotMetricSpec<L>) => ({ name: spec.name, help: spec.help, labelNames: spec.labelNames, registers: [registry] });
+
+/** Drops every series and writes what `read` returns now (collect runs synchronously within one scrape). */
+function refill<L extends string>(metric: { reset(): void }, spec: SnapshotMetricSpec<L>, put: (labels: LabelledValue<L>['labels'], value: number) => void): void {
+  metric.reset();
+  for (const { labels, value } of spec.read()) put(labels, value);
 }
