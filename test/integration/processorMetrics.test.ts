@@ -3,6 +3,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMetricsRegistry, createReadMetrics, registerSplitDirectoryMetrics, startMetricsServer } from '../../metrics/index.ts';
+import { createEdgeReader } from '../../reads/index.ts';
+import { createServingPartitions } from '../../reads/split/createServingPartitions.ts';
 import { endpointsToEnv } from '../../stack/endpoints.ts';
 import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
@@ -145,5 +148,33 @@ describe('processor metrics over HTTP (edgestream run --metrics-port)', () => {
     const exit = await processor.kill('SIGTERM');
     expect(exit.code).toBe(0);
     await expect(fetch(url)).rejects.toThrow(); // the exposition closed with the process
+  });
+
+  it('exposes a split-aware reader\'s latency, queries per call, property cache and Bloom checks over HTTP', { timeout: 60_000 }, async () => {
+    const registry = createMetricsRegistry();
+    const serving = createServingPartitions(env.store, env.config);
+    await serving.start();
+    const reads = createReadMetrics(registry);
+    registerSplitDirectoryMetrics(registry, serving.directory);
+    const server = await startMetricsServer({ registry, port: 0, host: '127.0.0.1' });
+    try {
+      const reader = createEdgeReader({ partitions: serving.partitions, config: env.config, observer: reads.observer });
+      await reader.edge('follows', 'a', 'b');
+      await reader.out('follows', 'a', { limit: 10, order: 'peer' });
+      await reader.props('follows', 'a', 'b', ['since']);
+      await reader.props('follows', 'a', 'b', ['since']);
+      await expect(reader.count('follows', 'a', 'sideways' as never)).rejects.toThrow(/direction/);
+      const s = await scrapePrometheus(`http://127.0.0.1:${server.port}/metrics`);
+      expect(s.sum('edgestream_read_duration_seconds_count', { operation: 'edge', outcome: 'ok' })).toBe(1);
+      expect(s.sum('edgestream_read_duration_seconds_count', { operation: 'count', outcome: 'invalid' })).toBe(1);
+      expect(s.sum('edgestream_read_duration_seconds_sum', { operation: 'edge' })).toBeGreaterThan(0); // a real Cassandra round trip
+      expect(s.sum('edgestream_read_queries_sum', { operation: 'out' })).toBe(1);
+      expect(s.sum('edgestream_cache_lookups_total', { cache: 'property' })).toBe(2);
+      expect(s.sum('edgestream_cache_hits_total', { cache: 'property' })).toBe(1);
+      expect(s.sum('edgestream_split_directory_checks_total')).toBe(2); // edge and out read splittable link namespaces; props never split
+    } finally {
+      await server.close();
+      serving.stop();
+    }
   });
 });
