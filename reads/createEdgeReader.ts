@@ -29,7 +29,7 @@ import {
 import { isReadArgumentError, ReadArgumentError } from './ReadArgumentError.ts';
 import { sampleOf, type ReadContext } from './ReadContext.ts';
 import { NO_READ_COUNTERS, type ReadCounters } from './ReadCounters.ts';
-import { NO_READ_OBSERVER, type ReadObserver, type ReadOperation } from './ReadObserver.ts';
+import { NO_READ_OBSERVER, type ReadObservation, type ReadObserver, type ReadOperation } from './ReadObserver.ts';
 import { readPropertyBag, readRequestedProperties } from './readProperties.ts';
 import { scanNeighbours } from './scanNeighbours.ts';
 import { traverseHops } from './traverseHops.ts';
@@ -132,7 +132,7 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
  * Without an observer the call runs on the plain context.
  */
 function createObservedRun(ctx: ReadContext) {
-  return async <T>(operation: ReadOperation, run: (ctx: ReadContext) => Promise<T>): Promise<T> => {
+  return <T>(operation: ReadOperation, run: (ctx: ReadContext) => Promise<T>): Promise<T> => {
     if (ctx.observer === NO_READ_OBSERVER) return run(ctx);
     let queries = 0;
     const { partitions } = ctx;
@@ -144,16 +144,17 @@ function createObservedRun(ctx: ReadContext) {
       },
     };
     const started = performance.now();
-    let outcome: 'ok' | 'invalid' | 'error' = 'error';
-    try {
-      const result = await run(counted);
-      outcome = 'ok';
-      return result;
-    } catch (e) {
-      if (isReadArgumentError(e)) outcome = 'invalid';
-      throw e;
-    } finally {
-      ctx.observer.read({ operation, seconds: (performance.now() - started) / 1_000, queries, outcome });
-    }
+    const finish = (outcome: ReadObservation['outcome']) => ctx.observer.read({ operation, seconds: (performance.now() - started) / 1_000, queries, outcome });
+    // then() rather than an async wrapper: one promise less per call on the read path.
+    return run(counted).then(
+      (result) => {
+        finish('ok');
+        return result;
+      },
+      (e: unknown) => {
+        finish(isReadArgumentError(e) ? 'invalid' : 'error');
+        throw e;
+      },
+    );
   };
 }
