@@ -145,6 +145,14 @@ describe('processor metrics over HTTP (edgestream run --metrics-port)', () => {
     expect(dead.sum('edgestream_events_total', { stage: 'fanout', outcome: 'dead_letter' })).toBe(1);
     expect(dead.sum('edgestream_dlq_records_total', { stage: 'fanout' })).toBe(1);
 
+    const t0 = performance.now();
+    const body = await (await fetch(url)).text();
+    console.log(
+      `metrics: cascade lag held at ${held.sum('edgestream_consumer_lag', { group: cascade.group })} while settling; fan-out done ${after.sum('edgestream_events_total', { stage: 'fanout', outcome: 'done' })}, ` +
+        `link cache ${after.sum('edgestream_cache_hits_total', { cache: 'link' })}/${after.sum('edgestream_cache_lookups_total', { cache: 'link' })}, ` +
+        `tombstone cache ${after.sum('edgestream_cache_hits_total', { cache: 'tombstone' })}/${after.sum('edgestream_cache_lookups_total', { cache: 'tombstone' })}, ` +
+        `Bloom checks ${after.sum('edgestream_split_directory_checks_total')}; a scrape: ${body.length} bytes in ${(performance.now() - t0).toFixed(1)} ms`,
+    );
     const exit = await processor.kill('SIGTERM');
     expect(exit.code).toBe(0);
     await expect(fetch(url)).rejects.toThrow(); // the exposition closed with the process
