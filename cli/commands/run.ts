@@ -2,7 +2,7 @@ import { stopOnSignals } from '../../streams/runtime/index.ts';
 import { createEdgePipeline, type EdgePipelineStage } from '../../streams/topology/createEdgePipeline.ts';
 import { createAvroSerde } from '../../streams/serde/index.ts';
 import type { CommandContext } from '../commandContext.ts';
-import { openProcessorMetrics, type ProcessorMetrics } from '../processorMetrics.ts';
+import { openProcessorMetrics, type ProcessorMetrics } from '../openProcessorMetrics.ts';
 
 /** `edgestream run`: the stages until SIGTERM/SIGINT, with Prometheus metrics on `--metrics-port` when given. */
 export async function runCommand(ctx: CommandContext, stages: readonly EdgePipelineStage[], flags: { readonly metricsPort?: number }): Promise<void> {
