@@ -1,6 +1,6 @@
 // Public surface of metrics/: Prometheus series (prom-client) over the hooks the lower layers expose.
 // A processor: createMetricsRegistry → registerRuntimeMetrics, registerCacheMetrics, registerSplitDirectoryMetrics,
-// createLagPoller → startMetricsServer (cli/processorMetrics.ts). A reader: createReadMetrics(registry).observer
+// createLagPoller → startMetricsServer (cli/openProcessorMetrics.ts). A reader: createReadMetrics(registry).observer
 // into createEdgeReader, registerSplitDirectoryMetrics for its serving directory, and `registry.metrics()` on a route.
 export { createMetricsRegistry } from './createMetricsRegistry.ts';
 export { registerRuntimeMetrics, type StageRuntime } from './registerRuntimeMetrics.ts';
