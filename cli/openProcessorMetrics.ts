@@ -5,6 +5,7 @@ import {
   createMetricsRegistry,
   linkCacheAsCacheStats,
   registerCacheMetrics,
+  registerRecounterMetrics,
   registerRuntimeMetrics,
   registerSplitDirectoryMetrics,
   startMetricsServer,
@@ -24,7 +25,7 @@ export interface ProcessorMetrics {
 
 /**
  * The metrics of an `edgestream run` process on `--metrics-port`: every consuming
- * stage's runtime counters, the write path's caches, the split directory, and the
+ * stage's runtime counters, the write path's caches, the split directory, the recounter, and the
  * lag of the stages' consumer groups polled every `runtime.lagPollIntervalMs`.
  * The HTTP listener starts here, before the pipeline joins its groups, so a taken
  * port fails the command at once, naming the flag.
@@ -47,6 +48,7 @@ export async function openProcessorMetrics(opts: {
   // Stages that do not write have no directory; one of its own keeps the split-state series current.
   const ownDirectory = pipeline.directory ? undefined : createConfiguredSplitDirectory(opts.store, config, (err) => logger.warn({ err }, 'metrics: split directory reload failed'));
   registerSplitDirectoryMetrics(registry, pipeline.directory ?? ownDirectory!);
+  if (pipeline.recounter) registerRecounterMetrics(registry, pipeline.recounter);
   const groups = edgePipelineGroups(config).filter((g) => opts.stages.includes(g.stage));
   const admin = opts.kafka.admin();
   const lag = createLagPoller(registry, {

@@ -7,6 +7,7 @@ import { createLagPoller } from './createLagPoller.ts';
 import { createMetricsRegistry } from './createMetricsRegistry.ts';
 import { createReadMetrics } from './createReadMetrics.ts';
 import { registerCacheMetrics } from './registerCacheMetrics.ts';
+import { registerRecounterMetrics } from './registerRecounterMetrics.ts';
 import { registerRuntimeMetrics } from './registerRuntimeMetrics.ts';
 import { registerSplitDirectoryMetrics } from './registerSplitDirectoryMetrics.ts';
 
@@ -24,6 +25,7 @@ async function registeredFamilies(): Promise<Map<string, string>> {
   registerCacheMetrics(registry, { tombstone: () => ({ lookups: 0, hits: 0, entries: 0 }) });
   registerSplitDirectoryMetrics(registry, { stats: { records: 0, filterBits: 0, refreshes: 0, checks: 0, hits: 0, byStatus: {} } });
   createLagPoller(registry, { intervalMs: 1_000, poll: async () => [] });
+  registerRecounterMetrics(registry, { stats: () => ({ rounds: 0, failedRounds: 0, recounted: 0, failed: 0, lastRoundMarks: 0 }) });
   createReadMetrics(registry);
   return new Map((await registry.getMetricsAsJSON()).map((m) => [m.name, String(m.type)]));
 }

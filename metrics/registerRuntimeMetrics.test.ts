@@ -4,6 +4,7 @@ import { createLinkCache } from '../streams/runtime/linkCache.ts';
 import { parsePrometheusText } from '../test/support/prometheusText.ts';
 import { createMetricsRegistry } from './createMetricsRegistry.ts';
 import { linkCacheAsCacheStats, registerCacheMetrics } from './registerCacheMetrics.ts';
+import { registerRecounterMetrics } from './registerRecounterMetrics.ts';
 import { registerRuntimeMetrics } from './registerRuntimeMetrics.ts';
 import { registerSplitDirectoryMetrics } from './registerSplitDirectoryMetrics.ts';
 
@@ -82,5 +83,17 @@ describe('processor metric wiring over the runtime\'s pure counters', () => {
       COMPLETED: 3,
       FAILED: 0,
     });
+  });
+
+  it('reads the recounter\'s rounds, targets and last round from its stats', async () => {
+    let stats = { rounds: 2, failedRounds: 1, recounted: 30, failed: 2, lastRoundMarks: 10_000 };
+    const registry = createMetricsRegistry({ processMetrics: false });
+    registerRecounterMetrics(registry, { stats: () => stats });
+    const s = await scrape(registry);
+    expect(s.sum('edgestream_recount_rounds_total', { outcome: 'failed' })).toBe(1);
+    expect(s.sum('edgestream_recount_targets_total', { outcome: 'recounted' })).toBe(30);
+    expect(s.sum('edgestream_recount_last_round_marks')).toBe(10_000);
+    stats = { ...stats, rounds: 3, lastRoundMarks: 4 };
+    expect((await scrape(registry)).sum('edgestream_recount_last_round_marks')).toBe(4);
   });
 });

@@ -20,7 +20,8 @@ import { scrapePrometheus, type PromScrape } from '../support/prometheusText.ts'
  * series must move: the fan-out's events counter grows by what was published, the
  * polled consumer lag of a held-back group (the cascade waits `cascadeSettleMs` on a
  * REMOVE_NODE) rises and returns to 0, and an undecodable record appears in the DLQ
- * counter under its reason. Plus the flag's errors: a bad value and a taken port.
+ * counter under its reason, and the recounter counts its rounds. Plus the flag's errors:
+ * a bad value and a taken port.
  */
 describe('processor metrics over HTTP (edgestream run --metrics-port)', () => {
   let env: EdgestreamEnv;
@@ -29,7 +30,7 @@ describe('processor metrics over HTTP (edgestream run --metrics-port)', () => {
   let configFile: string;
   const processes = new Set<ProcessorProcess>();
   const start = (args: readonly string[], log: string) =>
-    startProcessorProcess({ configFile, stages: ['fanout', 'repair', 'cascade'], args, env: { ...endpointsToEnv(env.endpoints), LOG_LEVEL: 'info' }, logPath: path.join(tmp, log), registry: processes });
+    startProcessorProcess({ configFile, stages: ['fanout', 'repair', 'cascade', 'recount'], args, env: { ...endpointsToEnv(env.endpoints), LOG_LEVEL: 'info' }, logPath: path.join(tmp, log), registry: processes });
 
   beforeAll(async () => {
     env = await createEdgestreamEnv({ name: 'metrics', partitions: 2, runtime: { lagPollIntervalMs: 200, cascadeSettleMs: 6_000 } });
@@ -135,6 +136,8 @@ describe('processor metrics over HTTP (edgestream run --metrics-port)', () => {
     expect(after.series('edgestream_split_partitions').map((s) => s.labels['status']).sort()).toEqual(['COMPLETED', 'FAILED', 'PLANNED', 'PLANNING', 'SPLIT', 'SPLITTING']);
     expect(after.sum('edgestream_split_partitions')).toBe(0);
     expect(after.sum('edgestream_repair_queue_depth')).toBe(0);
+    // The follows marked degrees dirty; the recounter (every 250 ms here) recounts them.
+    await scrapeUntil('the recounter to recount the marked degrees', (s) => s.sum('edgestream_recount_targets_total', { outcome: 'recounted' }) > 0);
 
     // A record that is not Avro: dead-lettered by the fan-out with reason "undecodable".
     const raw = env.kafka.producer();
