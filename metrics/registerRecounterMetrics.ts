@@ -4,29 +4,23 @@ import { snapshotCounter, snapshotGauge } from './snapshotMetrics.ts';
 
 /** The degree recounter's rounds and targets, and the marks its last round took (at `marksPerRound`: a backlog). */
 export function registerRecounterMetrics(registry: Registry, recounter: { stats(): RecounterStats }): void {
-  snapshotCounter(registry, {
-    name: 'edgestream_recount_rounds_total',
-    help: 'Recount rounds, by outcome (failed: the round threw; its marks stay for the next one).',
-    labelNames: ['outcome'],
-    read: () => {
-      const s = recounter.stats();
-      return [
-        { labels: { outcome: 'ok' }, value: s.rounds },
-        { labels: { outcome: 'failed' }, value: s.failedRounds },
-      ];
-    },
+  const byOutcome = (name: string, help: string, outcomes: Record<string, (s: RecounterStats) => number>) =>
+    snapshotCounter(registry, {
+      name,
+      help,
+      labelNames: ['outcome'],
+      read: () => {
+        const stats = recounter.stats();
+        return Object.entries(outcomes).map(([outcome, pick]) => ({ labels: { outcome }, value: pick(stats) }));
+      },
+    });
+  byOutcome('edgestream_recount_rounds_total', 'Recount rounds, by outcome (failed: the round threw; its marks stay for the next one).', {
+    ok: (s) => s.rounds,
+    failed: (s) => s.failedRounds,
   });
-  snapshotCounter(registry, {
-    name: 'edgestream_recount_targets_total',
-    help: 'Degree counts recounted, by outcome (failed: its mark is kept for the next round).',
-    labelNames: ['outcome'],
-    read: () => {
-      const s = recounter.stats();
-      return [
-        { labels: { outcome: 'recounted' }, value: s.recounted },
-        { labels: { outcome: 'failed' }, value: s.failed },
-      ];
-    },
+  byOutcome('edgestream_recount_targets_total', 'Degree counts recounted, by outcome (failed: its mark is kept for the next round).', {
+    recounted: (s) => s.recounted,
+    failed: (s) => s.failed,
   });
   snapshotGauge(registry, {
     name: 'edgestream_recount_last_round_marks',
