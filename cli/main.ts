@@ -5,8 +5,7 @@ import { createAvroSerde } from '../streams/serde/index.ts';
 import { createEdgeProducer, createWidePartitionPublisher } from '../streams/producer/index.ts';
 import { createWideRowRepository } from '../sinks/wide/index.ts';
 import { splitCommand, splitsCommand } from './commands/splits.ts';
-import { stopOnSignals } from '../streams/runtime/index.ts';
-import { createEdgePipeline, EDGE_PIPELINE_STAGES, type EdgePipelineStage } from '../streams/topology/createEdgePipeline.ts';
+import { EDGE_PIPELINE_STAGES, type EdgePipelineStage } from '../streams/topology/createEdgePipeline.ts';
 import { demoCommand } from './commands/demo.ts';
 import { dlqCommand } from './commands/dlq.ts';
 import { initCommand } from './commands/init.ts';
@@ -14,12 +13,18 @@ import { lagCommand } from './commands/lag.ts';
 import { produceCommand } from './commands/produce.ts';
 import { registerReadCommands } from './commands/readCommands.ts';
 import { replayCommand } from './commands/replay.ts';
+import { runCommand } from './commands/run.ts';
 import { smokeCommand } from './commands/smoke.ts';
 import { withCommandContext, type GlobalFlags } from './commandContext.ts';
 
 const positiveInt = (flag: string) => (v: string) => {
   const n = Number(v);
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`${flag} must be a positive integer, got "${v}"`);
+  return n;
+};
+const tcpPort = (flag: string) => (v: string) => {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < 1 || n > 65_535) throw new InvalidArgumentError(`${flag} must be an integer between 1 and 65535, got "${v}"`);
   return n;
 };
 const ratio = (flag: string) => (v: string) => {
@@ -59,20 +64,9 @@ program
   .command('run')
   .description(`run processors until SIGTERM/SIGINT: ${EDGE_PIPELINE_STAGES.join(', ')} or all`)
   .argument('[stages...]', 'stages to run', ['all'])
-  .action((stageArgs: string[]) =>
-    withCommandContext(globals(), async (ctx) => {
-      const stages = parseStages(stageArgs);
-      const serde = createAvroSerde({ registry: ctx.registry, maxRecordBytes: ctx.config.limits.maxRecordBytes });
-      const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde, store: await ctx.store(), config: ctx.config, logger: ctx.logger, stages });
-      const signals = stopOnSignals([pipeline], { logger: ctx.logger });
-      await pipeline.start();
-      ctx.logger.info({ stages, groups: pipeline.groups }, 'running; SIGTERM or SIGINT stops gracefully');
-      try {
-        await pipeline.done;
-      } finally {
-        signals();
-      }
-    }),
+  .option('--metrics-port <port>', 'serve Prometheus metrics on GET http://<host>:<port>/metrics', tcpPort('--metrics-port'))
+  .action((stageArgs: string[], o: { metricsPort?: number }) =>
+    withCommandContext(globals(), (ctx) => runCommand(ctx, parseStages(stageArgs), o.metricsPort === undefined ? {} : { metricsPort: o.metricsPort })),
   );
 
 program

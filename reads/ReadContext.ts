@@ -1,11 +1,13 @@
 import type { Cell } from '../sinks/store/index.ts';
 import type { PartitionReader } from './PartitionReader.ts';
 import type { ReadCounters, ReadSample } from './ReadCounters.ts';
+import type { ReadObserver } from './ReadObserver.ts';
 
 /** What every read operation of one EdgeReader shares. */
 export interface ReadContext {
   readonly partitions: PartitionReader;
   readonly counters: ReadCounters;
+  readonly observer: ReadObserver;
   /** Runs a point read, at most `readConcurrency` of them in flight across the reader. */
   readonly limitPointRead: <T>(read: () => Promise<T>) => Promise<T>;
   /** Largest page asked of the PartitionReader. */

@@ -26,9 +26,10 @@ import {
   MAX_PER_HOP_CAP,
   MAX_TRAVERSAL_CONCURRENCY,
 } from './readArguments.ts';
-import { ReadArgumentError } from './ReadArgumentError.ts';
+import { isReadArgumentError, ReadArgumentError } from './ReadArgumentError.ts';
 import { sampleOf, type ReadContext } from './ReadContext.ts';
 import { NO_READ_COUNTERS, type ReadCounters } from './ReadCounters.ts';
+import { NO_READ_OBSERVER, type ReadObservation, type ReadObserver, type ReadOperation } from './ReadObserver.ts';
 import { readPropertyBag, readRequestedProperties } from './readProperties.ts';
 import { scanNeighbours } from './scanNeighbours.ts';
 import { traverseHops } from './traverseHops.ts';
@@ -40,6 +41,8 @@ export interface EdgeReaderOptions {
   readonly config: Pick<EdgestreamConfig, 'edgeTypes' | 'limits'>;
   /** Read-side width counters (createReadCounters); default: none. */
   readonly counters?: ReadCounters;
+  /** Told the latency, queries and outcome of every call (metrics/createReadMetrics); default: none. */
+  readonly observer?: ReadObserver;
   /** The read-aside cache of `props(…, keys)`. Default 10 000 entries for 5 s; 0 for either turns it off. */
   readonly propsCache?: { readonly maxEntries: number; readonly ttlMs: number };
   /** ms since the epoch (the props cache's expiry clock). Default Date.now. */
@@ -57,15 +60,17 @@ export interface EdgeReaderOptions {
  */
 export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
   const { config } = opts;
-  const ctx: ReadContext = {
+  const base: ReadContext = {
     partitions: opts.partitions,
     counters: opts.counters ?? NO_READ_COUNTERS,
+    observer: opts.observer ?? NO_READ_OBSERVER,
     limitPointRead: pLimit(checkInteger(opts.readConcurrency ?? 32, 'readConcurrency', 1, 1_024)),
     maxPageCells: checkInteger(opts.maxPageCells ?? 1_000, 'maxPageCells', 1, MAX_PAGE_LIMIT),
   };
   const propsCache = createBoundedTtlCache<Uint8Array | undefined>({ ...(opts.propsCache ?? { maxEntries: 10_000, ttlMs: 5_000 }), nowMs: opts.clock ?? Date.now });
 
-  const neighbours = async (direction: LinkDirection, type: string, vertex: string, options: NeighbourPageOptions): Promise<NeighbourPage> => {
+  const observed = createObservedRun(base);
+  const neighbours = async (ctx: ReadContext, direction: LinkDirection, type: string, vertex: string, options: NeighbourPageOptions): Promise<NeighbourPage> => {
     checkEdgeType(config, type);
     checkVertex(config, vertex, 'vertex');
     if (typeof options !== 'object' || options === null) throw new ReadArgumentError('options', 'must be { limit, cursor?, order? }');
@@ -79,40 +84,77 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
   };
 
   return {
-    async edge(type, src, dst) {
-      checkEdgeType(config, type);
-      checkVertex(config, src, 'src');
-      checkVertex(config, dst, 'dst');
-      const namespace = forwardLinkNamespace(type);
-      const cell = await ctx.partitions.get(namespace, src, encodeVertexKey(dst));
-      ctx.counters.record(namespace, src, sampleOf([cell], cell === undefined ? 0 : 1));
-      return cell === undefined ? undefined : decodeLinkValue(cell.value);
-    },
-    out: (type, vertex, options) => neighbours('out', type, vertex, options),
-    in: (type, vertex, options) => neighbours('in', type, vertex, options),
-    async props(type, src, dst, keys) {
-      checkEdgeType(config, type);
-      checkVertex(config, src, 'src');
-      checkVertex(config, dst, 'dst');
-      if (keys === undefined) return readPropertyBag(ctx, type, src, dst);
-      return readRequestedProperties(ctx, propsCache, type, src, dst, checkPropertyKeys(config, keys));
-    },
-    async count(type, vertex, direction) {
-      checkEdgeType(config, type);
-      checkVertex(config, vertex, 'vertex');
-      checkDirection(direction);
-      const cell = await ctx.partitions.get(DEGREES_NAMESPACE, vertex, encodeDegreesKey(type, direction));
-      ctx.counters.record(DEGREES_NAMESPACE, vertex, sampleOf([cell], cell === undefined ? 0 : 1));
-      return cell === undefined ? 0n : decodeDegreeCount(cell.value);
-    },
-    async traverse(start, hops, options) {
-      checkVertex(config, start, 'start');
-      const checkedHops = checkHops(config, hops);
-      if (typeof options !== 'object' || options === null) throw new ReadArgumentError('options', 'must be { perHopCap, concurrency, pageSize? }');
-      const perHopCap = checkInteger(options.perHopCap, 'perHopCap', 1, MAX_PER_HOP_CAP);
-      const concurrency = checkInteger(options.concurrency, 'concurrency', 1, MAX_TRAVERSAL_CONCURRENCY);
-      const pageSize = checkInteger(options.pageSize ?? Math.min(perHopCap, 1_000), 'pageSize', 1, MAX_PAGE_LIMIT);
-      return traverseHops(ctx, start, checkedHops, { perHopCap, concurrency, pageSize });
-    },
+    edge: (type, src, dst) =>
+      observed('edge', async (ctx) => {
+        checkEdgeType(config, type);
+        checkVertex(config, src, 'src');
+        checkVertex(config, dst, 'dst');
+        const namespace = forwardLinkNamespace(type);
+        const cell = await ctx.partitions.get(namespace, src, encodeVertexKey(dst));
+        ctx.counters.record(namespace, src, sampleOf([cell], cell === undefined ? 0 : 1));
+        return cell === undefined ? undefined : decodeLinkValue(cell.value);
+      }),
+    out: (type, vertex, options) => observed('out', (ctx) => neighbours(ctx, 'out', type, vertex, options)),
+    in: (type, vertex, options) => observed('in', (ctx) => neighbours(ctx, 'in', type, vertex, options)),
+    props: (type, src, dst, keys) =>
+      observed('props', async (ctx) => {
+        checkEdgeType(config, type);
+        checkVertex(config, src, 'src');
+        checkVertex(config, dst, 'dst');
+        if (keys === undefined) return readPropertyBag(ctx, type, src, dst);
+        return readRequestedProperties(ctx, propsCache, type, src, dst, checkPropertyKeys(config, keys));
+      }),
+    count: (type, vertex, direction) =>
+      observed('count', async (ctx) => {
+        checkEdgeType(config, type);
+        checkVertex(config, vertex, 'vertex');
+        checkDirection(direction);
+        const cell = await ctx.partitions.get(DEGREES_NAMESPACE, vertex, encodeDegreesKey(type, direction));
+        ctx.counters.record(DEGREES_NAMESPACE, vertex, sampleOf([cell], cell === undefined ? 0 : 1));
+        return cell === undefined ? 0n : decodeDegreeCount(cell.value);
+      }),
+    traverse: (start, hops, options) =>
+      observed('traverse', async (ctx) => {
+        checkVertex(config, start, 'start');
+        const checkedHops = checkHops(config, hops);
+        if (typeof options !== 'object' || options === null) throw new ReadArgumentError('options', 'must be { perHopCap, concurrency, pageSize? }');
+        const perHopCap = checkInteger(options.perHopCap, 'perHopCap', 1, MAX_PER_HOP_CAP);
+        const concurrency = checkInteger(options.concurrency, 'concurrency', 1, MAX_TRAVERSAL_CONCURRENCY);
+        const pageSize = checkInteger(options.pageSize ?? Math.min(perHopCap, 1_000), 'pageSize', 1, MAX_PAGE_LIMIT);
+        return traverseHops(ctx, start, checkedHops, { perHopCap, concurrency, pageSize });
+      }),
+  };
+}
+
+/**
+ * Runs one reader call against a context whose PartitionReader counts the
+ * calls, and tells the observer the call's latency, queries and outcome.
+ * Without an observer the call runs on the plain context.
+ */
+function createObservedRun(ctx: ReadContext) {
+  return <T>(operation: ReadOperation, run: (ctx: ReadContext) => Promise<T>): Promise<T> => {
+    if (ctx.observer === NO_READ_OBSERVER) return run(ctx);
+    let queries = 0;
+    const { partitions } = ctx;
+    const counted: ReadContext = {
+      ...ctx,
+      partitions: {
+        get: (namespace, id, key) => (queries++, partitions.get(namespace, id, key)),
+        page: (namespace, id, query) => (queries++, partitions.page(namespace, id, query)),
+      },
+    };
+    const started = performance.now();
+    const finish = (outcome: ReadObservation['outcome']) => ctx.observer.read({ operation, seconds: (performance.now() - started) / 1_000, queries, outcome });
+    // then() rather than an async wrapper: one promise less per call on the read path.
+    return run(counted).then(
+      (result) => {
+        finish('ok');
+        return result;
+      },
+      (e: unknown) => {
+        finish(isReadArgumentError(e) ? 'invalid' : 'error');
+        throw e;
+      },
+    );
   };
 }

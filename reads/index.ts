@@ -18,3 +18,4 @@ export type { PartitionPage, PartitionPageQuery, PartitionReader } from './Parti
 export { createStorePartitionReader } from './createStorePartitionReader.ts';
 export { NO_READ_COUNTERS, type OnWidePartition, type ReadCounters, type ReadSample } from './ReadCounters.ts';
 export { createReadCounters, type ReadCountersOptions } from './createReadCounters.ts';
+export { NO_READ_OBSERVER, type ReadObservation, type ReadObserver, type ReadOperation } from './ReadObserver.ts';

@@ -26,6 +26,7 @@ export async function readRequestedProperties(
     if (hit === undefined) misses.push(name);
     else found.set(name, hit.value);
   }
+  ctx.observer.propertyCache(names.length, names.length - misses.length);
   if (misses.length > 0) {
     const cells = await getMany(ctx, namespace, id, misses.map(encodePropertyNameKey));
     ctx.counters.record(namespace, id, sampleOf(cells, cells.filter((c) => c !== undefined).length));

@@ -20,7 +20,7 @@ export async function checkCostAtSizes(namespaces: readonly string[], sizes: rea
     };
     const repository: Pick<WideRowRepository, 'entries' | 'get'> = {
       async *entries(ns: string) {
-        for (const partitionId of ids(ns)) yield { partitionId, record: unused };
+        for (const partitionId of ids(ns)) yield { partitionId, status: () => 'COMPLETED' as const, record: unused };
       },
       get: async () => unused(),
     };

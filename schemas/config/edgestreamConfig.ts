@@ -97,6 +97,8 @@ const runtimeSchema = z.strictObject({
   sessionTimeoutMs: z.int().min(6_000).max(1_800_000).default(30_000),
   /** tunable. How often the degree recounter takes dirty marks: counts lag by up to this much; each round re-reads every dirty vertex's whole link partition (a celebrity's too), so shorter costs more. */
   recountIntervalMs: z.int().min(10).default(10_000),
+  /** tunable. How often a processor serving metrics (`run --metrics-port`) polls its consumer groups' lag (scrapes read the last poll). */
+  lagPollIntervalMs: z.int().min(100).default(15_000),
 }).refine((r) => r.cascadeSettleMs > 2 * r.writeRetryBudgetMs + r.tombstoneCacheTtlMs, {
   path: ['cascadeSettleMs'],
   message:

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { CacheStats } from './CacheStats.ts';
 
 export interface BoundedTtlCacheOptions {
   /** Most entries; the least recently used goes first. 0 turns the cache off. */
@@ -20,6 +21,8 @@ export interface BoundedTtlCache<V> {
   set(key: string, value: V): void;
   delete(key: string): void;
   keys(): IterableIterator<string>;
+  /** Lookups by `get` and how many were fresh hits. */
+  stats(): CacheStats;
 }
 
 /**
@@ -29,18 +32,27 @@ export interface BoundedTtlCache<V> {
  * (lru-cache 10 has no clock injection), so tests drive time by hand.
  */
 export function createBoundedTtlCache<V>(opts: BoundedTtlCacheOptions): BoundedTtlCache<V> {
-  if (opts.maxEntries <= 0 || opts.ttlMs <= 0) return { get: () => undefined, set: () => undefined, delete: () => undefined, keys: () => [].values() };
+  let lookups = 0;
+  let hits = 0;
+  if (opts.maxEntries <= 0 || opts.ttlMs <= 0) {
+    return { get: () => void lookups++, set: () => undefined, delete: () => undefined, keys: () => [].values(), stats: () => ({ lookups, hits, entries: 0 }) };
+  }
   const entries = new LRUCache<string, { readonly value: V; readonly expiresAt: number }>({ max: opts.maxEntries });
   return {
     get(key) {
+      lookups++;
       const hit = entries.get(key);
       if (hit === undefined) return undefined;
-      if (hit.expiresAt > opts.nowMs()) return hit;
+      if (hit.expiresAt > opts.nowMs()) {
+        hits++;
+        return hit;
+      }
       entries.delete(key);
       return undefined;
     },
     set: (key, value) => void entries.set(key, { value, expiresAt: opts.nowMs() + opts.ttlMs }),
     delete: (key) => void entries.delete(key),
     keys: () => entries.keys(),
+    stats: () => ({ lookups, hits, entries: entries.size }),
   };
 }

@@ -26,6 +26,14 @@ describe('createExpiringReadCache', () => {
     advance(1_001);
     expect((await cache.namespace('tombs').get('v', k('')))?.writeTime).toBe(5n);
     expect(reads()).toBe(2);
+    expect(cache.cacheStats()).toEqual({ lookups: 3, hits: 1, entries: 1 });
+  });
+
+  it('counts a getMany lookup per id, hits being the fresh ones', async () => {
+    const { cache } = setup();
+    await cache.namespace('tombs').getMany(['a', 'b'], k(''));
+    await cache.namespace('tombs').getMany(['a', 'c'], k(''));
+    expect(cache.cacheStats()).toEqual({ lookups: 4, hits: 1, entries: 3 });
   });
 
   it('drops the entries of partitions written through it, so its own writes are seen at once', async () => {

@@ -1,5 +1,6 @@
 import { cellKey } from '../store/cellKey.ts';
 import { decorateStore } from '../store/decorateStore.ts';
+import type { CacheStats } from './CacheStats.ts';
 import { createBoundedTtlCache } from './createBoundedTtlCache.ts';
 import type { Cell, Mutation, NamespaceStore, TwoLevelMapStore } from '../store/TwoLevelMapStore.ts';
 
@@ -25,7 +26,12 @@ export interface ExpiringReadCacheOptions {
  * `2 × writeRetryBudgetMs + ttlMs < cascadeSettleMs`, so any link an ADD wrote after
  * reading a stale "no tombstone" has landed before the cascade looks.
  */
-export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringReadCacheOptions): TwoLevelMapStore {
+/** The caching store, and its lookups and hits (one per cell asked of a cached namespace). */
+export interface ExpiringReadCache extends TwoLevelMapStore {
+  cacheStats(): CacheStats;
+}
+
+export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringReadCacheOptions): ExpiringReadCache {
   const cached = new Set(opts.namespaces);
   const entries = createBoundedTtlCache<Cell | undefined>({ maxEntries: opts.maxEntries, ttlMs: opts.ttlMs, nowMs: opts.nowMs ?? Date.now });
   const partitionPrefix = (ns: string, id: string) => `${ns}\u0000${id}\u0000`;
@@ -69,7 +75,7 @@ export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringR
     for (const k of [...entries.keys()]) if (touched.some((p) => k.startsWith(p))) entries.delete(k);
   };
 
-  return decorateStore(inner, {
+  const store = decorateStore(inner, {
     namespace: (name) => (cached.has(name) ? wrap(inner.namespace(name)) : inner.namespace(name)),
     async mutateMany(mutations) {
       const touched = touchedPartitions(mutations);
@@ -82,4 +88,5 @@ export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringR
       }
     },
   });
+  return Object.assign(store, { cacheStats: () => entries.stats() }); // keeps decorateStore's getters
 }

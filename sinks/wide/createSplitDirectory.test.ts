@@ -37,7 +37,7 @@ describe('split directory', () => {
     const repository: WideRowRepository = {
       ...createWideRowRepository(createMemoryStore({ namespaces: NS })),
       async *entries() {
-        for (const partitionId of ids) yield { partitionId, record: () => record(partitionId) };
+        for (const partitionId of ids) yield { partitionId, status: () => 'COMPLETED' as const, record: () => record(partitionId) };
       },
     };
     const directory = createSplitDirectory({ repository, namespaces: ['links'], refreshMs: 60_000, falsePositiveRate: 0.01, primeLimit: 0 });

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
-import { splittableNamespaces, type WideRowRecord } from '../namespaces/index.ts';
+import { splittableNamespaces, type WideRowRecord, type WideRowStatus } from '../namespaces/index.ts';
 import type { TwoLevelMapStore } from '../store/index.ts';
 import { createPartitionFilter, type PartitionFilter } from './createPartitionFilter.ts';
 import { createWideRowRepository, type WideRowRepository } from './wideRowRepository.ts';
@@ -43,7 +43,15 @@ export interface SplitDirectory {
   mightHaveRecord(namespace: string, partitionId: string): boolean;
   /** The (cached) record of a partition the filter hit; undefined for a false positive. */
   record(namespace: string, partitionId: string): Promise<WideRowRecord | undefined>;
-  readonly stats: { readonly records: number; readonly filterBits: number; readonly refreshes: number; readonly checks: number; readonly hits: number };
+  /** `checks` and `hits` count `mightHaveRecord` calls and its positives; `byStatus` counts the records of the last reload. */
+  readonly stats: {
+    readonly records: number;
+    readonly filterBits: number;
+    readonly refreshes: number;
+    readonly checks: number;
+    readonly hits: number;
+    readonly byStatus: Readonly<Partial<Record<WideRowStatus, number>>>;
+  };
 }
 
 interface CachedRecord {
@@ -57,15 +65,18 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
   const primeLimit = opts.primeLimit ?? 10_000;
   let filter: PartitionFilter | undefined;
   const cache = new Map<string, CachedRecord | Promise<WideRowRecord | undefined>>();
-  const stats = { records: 0, filterBits: 0, refreshes: 0, checks: 0, hits: 0 };
+  const stats = { records: 0, filterBits: 0, refreshes: 0, checks: 0, hits: 0, byStatus: {} as Partial<Record<WideRowStatus, number>> };
   let timer: NodeJS.Timeout | undefined;
 
   const refresh = async () => {
     const keys: string[] = [];
     const primed: WideRowRecord[] = [];
+    const byStatus: Partial<Record<WideRowStatus, number>> = {};
     for (const ns of opts.namespaces) {
       for await (const entry of opts.repository.entries(ns)) {
         keys.push(key(ns, entry.partitionId));
+        const status = entry.status();
+        byStatus[status] = (byStatus[status] ?? 0) + 1;
         if (primed.length < primeLimit) primed.push(entry.record());
       }
     }
@@ -80,6 +91,7 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
     cache.clear();
     for (const r of primed) cache.set(key(r.namespace, r.partitionId), { record: r, expiresAt });
     stats.records = keys.length;
+    stats.byStatus = byStatus;
     stats.filterBits = next.bits;
     stats.refreshes++;
   };

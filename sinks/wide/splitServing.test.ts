@@ -37,6 +37,13 @@ describe('split mirroring store', () => {
     expect(directory.mightHaveRecord('links', 'other')).toBe(false);
   });
 
+  it('counts Bloom checks, their positives and the records of the last reload by status', async () => {
+    const { directory } = await setup('SPLITTING');
+    directory.mightHaveRecord('links', 'celeb');
+    directory.mightHaveRecord('links', 'nobody');
+    expect(directory.stats).toMatchObject({ records: 1, checks: 2, hits: 1, byStatus: { SPLITTING: 1 } });
+  });
+
   it('does not mirror a FAILED split', async () => {
     const { store, directory } = await setup('FAILED');
     await createSplitMirroringStore(store, { directory, namespaces: new Set(['links']) }).mutateMany([put('celeb', 1)]);

@@ -7,6 +7,8 @@ import {
   WIDE_ROW_CHECKPOINTS_NAMESPACE,
   WIDE_ROWS_NAMESPACE,
   type WideRowRecord,
+  type WideRowStatus,
+  WIDE_ROW_STATUSES,
 } from '../namespaces/index.ts';
 import type { NamespaceStore, TwoLevelMapStore } from '../store/index.ts';
 
@@ -25,10 +27,18 @@ export interface WideRowRepository {
 
 export interface WideRowEntry {
   readonly partitionId: string;
+  /** The record's status alone (JSON parsed, not validated: cheap enough for a million records). */
+  status(): WideRowStatus;
   record(): WideRowRecord;
 }
 
 const LIST_PAGE = 1_000;
+
+function statusOf(value: Uint8Array, namespace: string, partitionId: string): WideRowStatus {
+  const status = (JSON.parse(Buffer.from(value).toString('utf8')) as { status?: unknown }).status;
+  if (!(WIDE_ROW_STATUSES as readonly unknown[]).includes(status)) throw new Error(`wide_rows[${namespace}][${partitionId}]: no valid status`);
+  return status as WideRowStatus;
+}
 
 async function* entriesOf(rows: NamespaceStore, namespace: string): AsyncIterable<WideRowEntry> {
   let pageState: string | undefined;
@@ -38,6 +48,7 @@ async function* entriesOf(rows: NamespaceStore, namespace: string): AsyncIterabl
       const partitionId = decodeWideRowKey(cell.key);
       yield {
         partitionId,
+        status: () => statusOf(cell.value, namespace, partitionId),
         record() {
           const record = decodeWideRowRecord(cell.value);
           if (record.partitionId !== partitionId) throw new Error(`wide_rows[${namespace}]: record for '${record.partitionId}' stored under another key`);

@@ -88,8 +88,10 @@ describe('createRecounter', () => {
         return name === 'r_links' ? { ...ns, slice: async (id, q) => (id === 'flaky' ? Promise.reject(new StoreError('timeout', 'slow')) : ns.slice(id, q)) } : ns;
       },
     };
-    const round = await createRecounter({ store: failing, logic, logger: silentLogger, clock: s.clock }).runOnce();
+    const recounter = createRecounter({ store: failing, logic, logger: silentLogger, clock: s.clock });
+    const round = await recounter.runOnce();
     expect(round).toMatchObject({ marks: 3, recounted: 1, failed: 1 });
+    expect(recounter.stats()).toEqual({ rounds: 1, failedRounds: 0, recounted: 1, failed: 1, lastRoundMarks: 3 });
     expect(await s.marks('s0')).toEqual(['flaky']);
     expect(await s.marks('s1')).toEqual([]);
     expect(await s.count('fine')).toMatchObject({ n: 0n });

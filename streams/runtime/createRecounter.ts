@@ -52,9 +52,19 @@ export interface RecounterOptions {
   readonly concurrency?: number;
 }
 
+/** Totals since start (metrics); `lastRoundMarks` at `marksPerRound` means a backlog. */
+export interface RecounterStats {
+  readonly rounds: number;
+  readonly failedRounds: number;
+  readonly recounted: number;
+  readonly failed: number;
+  readonly lastRoundMarks: number;
+}
+
 export interface Recounter {
   /** One round: take marks, recount, write counts, delete the marks at t0-1. */
   runOnce(): Promise<RecountRound>;
+  stats(): RecounterStats;
   /** Runs rounds every `intervalMs` until `stop()`. */
   start(): void;
   /** Finishes the round in flight and stops. */
@@ -80,6 +90,7 @@ export function createRecounter(opts: RecounterOptions): Recounter {
   const intervalMs = opts.intervalMs ?? 5_000;
   let running = false;
   let loop: Promise<void> | undefined;
+  const stats = { rounds: 0, failedRounds: 0, recounted: 0, failed: 0, lastRoundMarks: 0 };
 
   const runOnce = async (): Promise<RecountRound> => {
     const t0 = clock.nowMicros();
@@ -96,11 +107,16 @@ export function createRecounter(opts: RecounterOptions): Recounter {
     await deleteMarks(store, logic, done, t0 - 1n);
     const round = { t0, marks: marks.length, recounted: done.filter((m) => m.target !== undefined).length, failed: marks.length - done.length };
     if (round.marks > 0) logger.info(round, 'recount round');
+    stats.rounds++;
+    stats.recounted += round.recounted;
+    stats.failed += round.failed;
+    stats.lastRoundMarks = round.marks;
     return round;
   };
 
   return {
     runOnce,
+    stats: () => ({ ...stats }),
     start() {
       if (running) return;
       running = true;
@@ -109,6 +125,7 @@ export function createRecounter(opts: RecounterOptions): Recounter {
           try {
             await runOnce();
           } catch (e) {
+            stats.failedRounds++;
             logger.error({ err: e, error: describeError(e) }, 'recount round failed');
           }
           if (running) await clock.sleep(intervalMs);

@@ -4,6 +4,7 @@ import { createFanOutProcessor, createNodeRemovalCascade, degreeRecountLogic } f
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { validateEdgeMutation } from '../../schemas/validation/index.ts';
+import type { CacheStats } from '../../sinks/caches/CacheStats.ts';
 import { createExpiringReadCache } from '../../sinks/caches/createExpiringReadCache.ts';
 import { NODE_TOMBSTONES_NAMESPACE, splittableNamespaces } from '../../sinks/namespaces/index.ts';
 import { createConfiguredSplitDirectory, createSplitMirroringStore, type SplitDirectory } from '../../sinks/wide/index.ts';
@@ -15,6 +16,7 @@ import {
   createRecounter,
   createRepairRunner,
   type Clock,
+  type LinkCacheStats,
   type Recounter,
   type Runner,
   type RuntimeTuning,
@@ -45,6 +47,8 @@ export interface EdgePipeline {
   readonly directory?: SplitDirectory;
   /** Consumer group of each consuming stage. */
   readonly groups: Readonly<Partial<Record<EdgePipelineStage, string>>>;
+  /** Counters of the write path's caches that this pipeline has (for metrics). */
+  readonly caches: { readonly link?: () => LinkCacheStats; readonly tombstone?: () => CacheStats };
   start(): Promise<void>;
   /** Graceful: every stage finishes its chunk in flight, commits and leaves. */
   stop(): Promise<void>;
@@ -73,9 +77,10 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
     ? createConfiguredSplitDirectory(opts.store, config, (err) => opts.logger.warn({ err }, 'split directory reload failed; the previous one keeps serving'))
     : undefined;
   const mirrored = directory ? createSplitMirroringStore(opts.store, { directory, namespaces: new Set(splittable.keys()) }) : opts.store;
-  const fanOutStore = config.runtime.tombstoneCacheTtlMs > 0
+  const tombstoneCache = writes && config.runtime.tombstoneCacheTtlMs > 0
     ? createExpiringReadCache(mirrored, { namespaces: [NODE_TOMBSTONES_NAMESPACE], ttlMs: config.runtime.tombstoneCacheTtlMs, maxEntries: 200_000 })
-    : mirrored;
+    : undefined;
+  const fanOutStore = tombstoneCache ?? mirrored;
   const common = {
     kafka: opts.kafka,
     serde: opts.serde,
@@ -115,6 +120,10 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
     ...(recounter ? { recounter } : {}),
     ...(directory ? { directory } : {}),
     groups,
+    caches: {
+      ...(writes && linkCache ? { link: () => linkCache.stats() } : {}),
+      ...(tombstoneCache ? { tombstone: () => tombstoneCache.cacheStats() } : {}),
+    },
     async start() {
       await directory?.start();
       await Promise.all(runners.map((r) => r.start()));

@@ -23,7 +23,7 @@ export interface ProcessorProcess {
 }
 
 /**
- * Starts `node bin/edgestream.js --config <file> run <stages...>` as a child
+ * Starts `node bin/edgestream.js --config <file> run <stages...> [args...]` as a child
  * process, stdout and stderr appended to `logPath`. Tracks every process it
  * started in `registry` so a test's afterAll can SIGKILL whatever is still
  * alive, by pid, even when the test failed half-way.
@@ -31,6 +31,8 @@ export interface ProcessorProcess {
 export function startProcessorProcess(opts: {
   readonly configFile: string;
   readonly stages: readonly string[];
+  /** Flags of `run` after the stages, e.g. `['--metrics-port', '9464']`. */
+  readonly args?: readonly string[];
   readonly env: Record<string, string>;
   readonly logPath: string;
   readonly registry: Set<ProcessorProcess>;
@@ -38,7 +40,7 @@ export function startProcessorProcess(opts: {
   const fd = fs.openSync(opts.logPath, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [...PROCESSOR_NODE_FLAGS, path.join(REPO_ROOT, 'bin/edgestream.js'), '--config', opts.configFile, 'run', ...opts.stages], {
+    child = spawn(process.execPath, [...PROCESSOR_NODE_FLAGS, path.join(REPO_ROOT, 'bin/edgestream.js'), '--config', opts.configFile, 'run', ...opts.stages, ...(opts.args ?? [])], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...opts.env },
       stdio: ['ignore', fd, fd],

@@ -1,0 +1,31 @@
+import type { Registry } from 'prom-client';
+import type { RecounterStats } from '../streams/runtime/index.ts';
+import { snapshotCounter, snapshotGauge } from './snapshotMetrics.ts';
+
+/** The degree recounter's rounds and targets, and the marks its last round took (at `marksPerRound`: a backlog). */
+export function registerRecounterMetrics(registry: Registry, recounter: { stats(): RecounterStats }): void {
+  const byOutcome = (name: string, help: string, outcomes: Record<string, (s: RecounterStats) => number>) =>
+    snapshotCounter(registry, {
+      name,
+      help,
+      labelNames: ['outcome'],
+      read: () => {
+        const stats = recounter.stats();
+        return Object.entries(outcomes).map(([outcome, pick]) => ({ labels: { outcome }, value: pick(stats) }));
+      },
+    });
+  byOutcome('edgestream_recount_rounds_total', 'Recount rounds, by outcome (failed: the round threw; its marks stay for the next one).', {
+    ok: (s) => s.rounds,
+    failed: (s) => s.failedRounds,
+  });
+  byOutcome('edgestream_recount_targets_total', 'Degree counts recounted, by outcome (failed: its mark is kept for the next round).', {
+    recounted: (s) => s.recounted,
+    failed: (s) => s.failed,
+  });
+  snapshotGauge(registry, {
+    name: 'edgestream_recount_last_round_marks',
+    help: 'Dirty marks the last recount round took (a round takes at most 10 000: there, counts fall behind).',
+    labelNames: [],
+    read: () => [{ labels: {}, value: recounter.stats().lastRoundMarks }],
+  });
+}
