@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultEdgestreamConfig, parseEdgestreamConfig } from './edgestreamConfig.ts';
+import { defaultEdgestreamConfig, parseEdgestreamConfig, repairSpanMs } from './edgestreamConfig.ts';
 
 describe('parseEdgestreamConfig', () => {
   it('fills defaults', () => {
@@ -28,5 +28,15 @@ describe('parseEdgestreamConfig', () => {
     expect(() => cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, cascadeSettleMs: 1_500 })).toThrow(
       /runtime\.cascadeSettleMs: must be greater than 2 × runtime\.writeRetryBudgetMs \+ runtime\.tombstoneCacheTtlMs/,
     );
+  });
+
+  it('requires the cascade give-up time to cover the repair path, which may still write a tombstone', () => {
+    const cfg = (runtime: Record<string, number>) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime });
+    const repair = { writeRetryBudgetMs: 1_000, repairMaxAttempts: 3, repairInitialBackoffMs: 500, repairMaxBackoffMs: 1_500 };
+    const span = 1_000 + (500 + 1_000) + (1_000 + 1_000) + (1_500 + 1_000); // the back-off is capped on the third attempt
+    expect(repairSpanMs(repair)).toBe(span);
+    expect(cfg({ ...repair, cascadeGiveUpAfterMs: span }).runtime.cascadeGiveUpAfterMs).toBe(span);
+    expect(() => cfg({ ...repair, cascadeGiveUpAfterMs: span - 1 })).toThrow(/runtime\.cascadeGiveUpAfterMs: must be at least the repair path's span/);
+    expect(repairSpanMs(defaultEdgestreamConfig().runtime)).toBeLessThan(defaultEdgestreamConfig().runtime.cascadeGiveUpAfterMs);
   });
 });

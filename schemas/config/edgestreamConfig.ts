@@ -76,7 +76,12 @@ const runtimeSchema = z.strictObject({
    * (see its rule above).
    */
   tombstoneCacheTtlMs: z.int().min(0).default(5_000),
-  /** tunable. A cascade whose tombstone never becomes visible is dead-lettered after this long. */
+  /**
+   * tunable. How long a REMOVE_NODE cascade keeps waiting for its node tombstone after the
+   * fan-out group committed past the REMOVE_NODE (before that it waits however long the fan-out
+   * lags); then it is dead-lettered (`cascade_failed`). Must cover the repair path, which may
+   * still write the tombstone: at least `repairSpanMs`.
+   */
   cascadeGiveUpAfterMs: z.int().min(1).default(10 * 60_000),
   /**
    * tunable. Kafka consumer session timeout: how long the group waits for a crashed
@@ -90,7 +95,21 @@ const runtimeSchema = z.strictObject({
   path: ['cascadeSettleMs'],
   message:
     'must be greater than 2 × runtime.writeRetryBudgetMs + runtime.tombstoneCacheTtlMs (the tombstone write and an ADD that read "no tombstone" before it was visible must both have landed before the cascade pages)',
+}).refine((r) => r.cascadeGiveUpAfterMs >= repairSpanMs(r), {
+  path: ['cascadeGiveUpAfterMs'],
+  message: 'must be at least the repair path\'s span (writeRetryBudgetMs, then per repair attempt its back-off and another budget): a REMOVE_NODE handed to repair may still write its tombstone until then',
 });
+
+/**
+ * The longest an event handed to the repair topic takes to succeed or be dead-lettered when the
+ * repair runner keeps up: the first budget, then per attempt `repairInitialBackoffMs · 2^(a-1)`
+ * (capped at `repairMaxBackoffMs`) and another budget.
+ */
+export function repairSpanMs(r: { readonly writeRetryBudgetMs: number; readonly repairMaxAttempts: number; readonly repairInitialBackoffMs: number; readonly repairMaxBackoffMs: number }): number {
+  let span = r.writeRetryBudgetMs;
+  for (let a = 1; a <= r.repairMaxAttempts; a++) span += Math.min(r.repairMaxBackoffMs, r.repairInitialBackoffMs * 2 ** Math.min(a - 1, 31)) + r.writeRetryBudgetMs;
+  return span;
+}
 
 /** Read-side wide-partition detection and the plan → split → verify chain (docs/architecture.md §6). */
 const wideSchema = z.strictObject({

@@ -10,7 +10,7 @@ import { readTopic, waitFor } from './runtimeFixture.ts';
 // past the give-up time; it waits for the fan-out group to commit past the record. When the fan-out
 // did pass it and the tombstone still does not show up, the removal is dead-lettered with a reason.
 
-const GIVE_UP_MS = 2_000;
+const GIVE_UP_MS = 3_000;
 
 describe('REMOVE_NODE cascade while the fan-out lags (real Kafka and Cassandra)', () => {
   let env: EdgestreamEnv;
@@ -41,7 +41,7 @@ describe('REMOVE_NODE cascade while the fan-out lags (real Kafka and Cassandra)'
   const allRemoved = async (v: string) => (await Promise.all(edgesOf(v).map(([t, s, d]) => link(t, s, d)))).every((s) => s === 'REMOVED');
 
   beforeAll(async () => {
-    env = await createEdgestreamEnv({ name: 'cascadelag', runtime: { cascadeGiveUpAfterMs: GIVE_UP_MS, sessionTimeoutMs: 6_000 } });
+    env = await createEdgestreamEnv({ name: 'cascadelag', runtime: { cascadeGiveUpAfterMs: GIVE_UP_MS, sessionTimeoutMs: 6_000, repairMaxAttempts: 1 } });
     producer = createEdgeProducer({ kafka: env.kafka, serde: env.serde, config: env.config });
   });
 
