@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultEdgestreamConfig, parseEdgestreamConfig, repairSpanMs } from './edgestreamConfig.ts';
+import { defaultEdgestreamConfig, directoryMaxStaleMs, parseEdgestreamConfig, repairSpanMs, splitMirrorBarrierMs } from './edgestreamConfig.ts';
 
 describe('parseEdgestreamConfig', () => {
   it('fills defaults', () => {
@@ -39,4 +39,14 @@ describe('parseEdgestreamConfig', () => {
     expect(() => cfg({ ...repair, cascadeGiveUpAfterMs: span - 1 })).toThrow(/runtime\.cascadeGiveUpAfterMs: must be at least the repair path's span/);
     expect(repairSpanMs(defaultEdgestreamConfig().runtime)).toBeLessThan(defaultEdgestreamConfig().runtime.cascadeGiveUpAfterMs);
   });
+
+  it('bounds the split directory staleness at two or more refresh periods, and the mirror barrier grows with it', () => {
+    const wide = (w: Record<string, number>) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], wide: w });
+    expect(() => wide({ directoryMaxStaleRefreshes: 1 })).toThrow(/wide\.directoryMaxStaleRefreshes/);
+    expect(() => wide({ directoryMaxStaleRefreshes: 2.5 })).toThrow(/wide\.directoryMaxStaleRefreshes/);
+    const c = wide({ directoryRefreshMs: 1_000, directoryMaxStaleRefreshes: 4 });
+    expect(directoryMaxStaleMs(c)).toBe(4_000);
+    expect(splitMirrorBarrierMs(c)).toBe(4_000 + c.runtime.writeRetryBudgetMs + 1_000);
+  });
 });
+

@@ -127,6 +127,13 @@ const wideSchema = z.strictObject({
   maxBuckets: z.int().min(2).max(256).default(16),
   /** tunable. How often readers and writers reload the split directory (Bloom filter + statuses) from wide_rows. */
   directoryRefreshMs: z.int().min(50).default(5_000),
+  /**
+   * tunable. How many refresh periods a split directory may go without a successful reload before
+   * it is stale: then writers of splittable namespaces fail closed (their writes go to repair) and
+   * readers read the original partitions. At least 2 (a reload that works lands within about one
+   * period plus its own duration); the splitter's barrier grows with it (`splitMirrorBarrierMs`).
+   */
+  directoryMaxStaleRefreshes: z.int().min(2).max(100).default(3),
   /** tunable. Target false-positive rate of the split Bloom filter. */
   bloomFalsePositiveRate: z.number().gt(0).lt(0.5).default(0.01),
   /** tunable. How long the verifier re-reads a cell that differs between the original and the split before calling it a mismatch (a write in flight to both). */
@@ -148,16 +155,22 @@ export const edgestreamConfigSchema = z.strictObject({
   wide: wideSchema.default(wideSchema.parse({})),
 });
 
+/** Age past which a split directory is stale (writers fail closed, readers read the original). */
+export function directoryMaxStaleMs(config: Pick<EdgestreamConfig, 'wide'>): number {
+  return config.wide.directoryMaxStaleRefreshes * config.wide.directoryRefreshMs;
+}
+
 /**
- * How long after a split plan is recorded every writer is known to mirror the
- * partition's writes into the split layout: a writer reloads the directory's
- * Bloom filter every `wide.directoryRefreshMs` and caches a record for as long,
- * so it sees a new plan within two refreshes; a write it started before that may be
- * retried for `runtime.writeRetryBudgetMs` (a later attempt goes through the
- * repair runner, which reloads too). The splitter copies only after it.
+ * How long after a split plan is recorded every write of the partition is
+ * mirrored into the split layout or refused: a writer acts only on a directory
+ * whose last successful reload began at most `directoryMaxStaleMs` ago (else it
+ * fails closed), so any write it starts after that includes the plan; a write it
+ * started before may be retried for `runtime.writeRetryBudgetMs` (a later
+ * attempt goes through the repair runner, which mirrors too). The splitter
+ * copies only after it.
  */
 export function splitMirrorBarrierMs(config: EdgestreamConfig): number {
-  return 2 * config.wide.directoryRefreshMs + config.runtime.writeRetryBudgetMs + 1_000;
+  return directoryMaxStaleMs(config) + config.runtime.writeRetryBudgetMs + 1_000;
 }
 
 export type EdgestreamConfigInput = z.input<typeof edgestreamConfigSchema>;

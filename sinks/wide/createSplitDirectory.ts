@@ -1,5 +1,5 @@
 import bloomFilters from 'bloom-filters';
-import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+import { directoryMaxStaleMs, type EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { splittableNamespaces, type WideRowRecord } from '../namespaces/index.ts';
 import type { TwoLevelMapStore } from '../store/index.ts';
 import { createWideRowRepository, type WideRowRepository } from './wideRowRepository.ts';
@@ -12,10 +12,12 @@ export interface SplitDirectoryOptions {
   readonly namespaces: readonly string[];
   /** Bloom filter reload period; also how long a record stays cached. */
   readonly refreshMs: number;
+  /** Past this age (since the last successful reload began) the directory is stale: writers fail closed, readers read the original. */
+  readonly maxStaleMs: number;
   readonly falsePositiveRate: number;
   readonly nowMs?: () => number;
-  /** Told about a failed reload (the previous filter keeps serving). */
-  readonly onRefreshError?: (error: unknown) => void;
+  /** Told about a failed reload (the previous filter keeps serving until it is stale). */
+  readonly onRefreshError?: (error: unknown, state: DirectoryState) => void;
 }
 
 /**
@@ -26,7 +28,8 @@ export interface SplitDirectoryOptions {
  * record is read through a cache that keeps it for `refreshMs`, so a status
  * change reaches every reader and writer within two refreshes (the bound the
  * splitter waits for, `splitMirrorBarrierMs`). A record written after the last
- * reload is not in the filter yet: the same two-refresh bound covers it.
+ * reload is not in the filter yet: that bound covers it only while reloads
+ * work, so callers must not trust a directory that is not `isFresh()`.
  */
 export interface SplitDirectory {
   /** Loads the filter once; then reloads every `refreshMs` until `stop`. */
@@ -38,7 +41,18 @@ export interface SplitDirectory {
   mightHaveRecord(namespace: string, partitionId: string): boolean;
   /** The (cached) record of a partition the filter hit; undefined for a false positive. */
   record(namespace: string, partitionId: string): Promise<WideRowRecord | undefined>;
+  /** Milliseconds since the last successful reload began (Infinity before the first). */
+  ageMs(): number;
+  /** `ageMs() <= maxStaleMs`: the filter holds every record written more than `maxStaleMs` ago. */
+  isFresh(): boolean;
+  readonly maxStaleMs: number;
   readonly stats: { readonly records: number; readonly filterBits: number; readonly refreshes: number; readonly checks: number; readonly hits: number };
+}
+
+/** How old a directory is, for log lines. */
+export interface DirectoryState {
+  readonly ageMs: number;
+  readonly stale: boolean;
 }
 
 interface CachedRecord {
@@ -53,9 +67,13 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
   const cache = new Map<string, CachedRecord | Promise<WideRowRecord | undefined>>();
   const stats = { records: 0, filterBits: 0, refreshes: 0, checks: 0, hits: 0 };
   let timer: NodeJS.Timeout | undefined;
+  /** When the reload whose records are loaded began: they hold every record written before then. */
+  let loadedAtMs = -Infinity;
 
   const refresh = async () => {
+    const startedAtMs = now();
     const lists = await Promise.all(opts.namespaces.map((ns) => opts.repository.list(ns)));
+    if (startedAtMs < loadedAtMs) return; // a newer reload already landed
     const records = lists.flat();
     const next = BloomFilter.create(Math.max(records.length, 64), opts.falsePositiveRate);
     for (const r of records) next.add(key(r.namespace, r.partitionId));
@@ -67,14 +85,16 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
     stats.records = records.length;
     stats.filterBits = next.size;
     stats.refreshes++;
+    loadedAtMs = startedAtMs;
   };
+  const ageMs = () => now() - loadedAtMs;
 
   return {
     async start() {
       await refresh();
       const tick = () => {
         timer = setTimeout(() => {
-          refresh().catch((e: unknown) => opts.onRefreshError?.(e)).finally(() => {
+          refresh().catch((e: unknown) => opts.onRefreshError?.(e, { ageMs: ageMs(), stale: ageMs() > opts.maxStaleMs })).finally(() => {
             if (timer !== undefined) tick();
           });
         }, opts.refreshMs);
@@ -87,6 +107,9 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
       timer = undefined;
     },
     refresh,
+    ageMs,
+    isFresh: () => ageMs() <= opts.maxStaleMs,
+    maxStaleMs: opts.maxStaleMs,
     mightHaveRecord(namespace, partitionId) {
       stats.checks++;
       // No record at all (the usual state of a store) needs no hashing: the write path asks for every mutation.
@@ -119,12 +142,13 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
 export function createConfiguredSplitDirectory(
   store: TwoLevelMapStore,
   config: Pick<EdgestreamConfig, 'edgeTypes' | 'wide'>,
-  onRefreshError?: (error: unknown) => void,
+  onRefreshError?: SplitDirectoryOptions['onRefreshError'],
 ): SplitDirectory {
   return createSplitDirectory({
     repository: createWideRowRepository(store),
     namespaces: [...splittableNamespaces(config.edgeTypes).keys()],
     refreshMs: config.wide.directoryRefreshMs,
+    maxStaleMs: directoryMaxStaleMs(config),
     falsePositiveRate: config.wide.bloomFalsePositiveRate,
     ...(onRefreshError ? { onRefreshError } : {}),
   });

@@ -70,7 +70,8 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
   const writes = stages.has('fanout') || stages.has('repair');
   const splittable = splittableNamespaces(config.edgeTypes);
   const directory = writes
-    ? createConfiguredSplitDirectory(opts.store, config, (err) => opts.logger.warn({ err }, 'split directory reload failed; the previous one keeps serving'))
+    ? createConfiguredSplitDirectory(opts.store, config, (err, { ageMs, stale }) =>
+      opts.logger.warn({ err, age_ms: ageMs, stale }, stale ? 'split directory reload failed; stale: writes of splittable partitions go to repair' : 'split directory reload failed; the previous one keeps serving'))
     : undefined;
   const mirrored = directory ? createSplitMirroringStore(opts.store, { directory, namespaces: new Set(splittable.keys()) }) : opts.store;
   const fanOutStore = config.runtime.tombstoneCacheTtlMs > 0
