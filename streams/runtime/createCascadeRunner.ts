@@ -100,6 +100,7 @@ export function createCascadeRunner<E>(opts: CascadeRunnerOptions<E>): Runner {
       return (source, messages, heartbeat) => runCascades(deps, source, messages, heartbeat);
     },
   });
+  runner.done.catch(() => upstream.close().catch(() => {})); // a crashed consumer is never stopped
   return {
     ...runner,
     async stop() {
