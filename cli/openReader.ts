@@ -22,7 +22,7 @@ export async function openReader(ctx: CommandContext): Promise<OpenedReader> {
   const store = await ctx.store();
   const serving = createServingPartitions(store, ctx.config, {
     onFallback: ({ namespace, partitionId, error }) => ctx.logger.warn({ namespace, partition_id: partitionId, err: error }, 'split read failed; read the original'),
-    onRefreshError: (err) => ctx.logger.warn({ err }, 'split directory reload failed'),
+    onRefreshError: (err, { ageMs, stale }) => ctx.logger.warn({ err, age_ms: ageMs, stale }, stale ? 'split directory reload failed; stale: reads go to the original partitions' : 'split directory reload failed'),
   });
   await serving.start();
   const publisher = createWidePartitionPublisher({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry }), config: ctx.config, logger: ctx.logger });

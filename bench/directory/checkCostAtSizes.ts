@@ -24,7 +24,7 @@ export async function checkCostAtSizes(namespaces: readonly string[], sizes: rea
       },
       get: async () => unused(),
     };
-    const directory = createSplitDirectory({ repository, namespaces, refreshMs: 3_600_000, falsePositiveRate: 0.01, primeLimit: 0 });
+    const directory = createSplitDirectory({ repository, namespaces, refreshMs: 3_600_000, maxStaleMs: 3_600_000, falsePositiveRate: 0.01, primeLimit: 0 });
     await directory.refresh();
     const split = Array.from({ length: Math.min(size, 4_096) }, (_, i) => ({ namespace: namespaces[i % namespaces.length] as string, partitionId: `celebrity-${i}` }));
     out.push({ records: size, filterBytes: Math.ceil(directory.stats.filterBits / 8), ...timeMembershipChecks((ns, id) => directory.mightHaveRecord(ns, id), namespaces, split, calls) });

@@ -92,7 +92,7 @@ async function measureSize(repository: ReturnType<typeof createWideRowRepository
   for (const k of exact) defaultHashing.add(k);
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
-  const directory = createSplitDirectory({ repository, namespaces, refreshMs: 3_600_000, falsePositiveRate: 0.01 });
+  const directory = createSplitDirectory({ repository, namespaces, refreshMs: 3_600_000, maxStaleMs: 3_600_000, falsePositiveRate: 0.01 });
   const reloadMs: number[] = [];
   const stalls: number[] = [];
   const r: Pick<SizeResult, 'directory' | 'exactSet' | 'bloomFiltersDefaultHashing'> = { directory: [], exactSet: [], bloomFiltersDefaultHashing: [] };

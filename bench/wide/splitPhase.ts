@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Kafka } from 'kafkajs';
 import pino from 'pino';
-import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+import { splitMirrorBarrierMs, type EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import type { WideRowRecord, WideRowStatus } from '../../sinks/namespaces/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { createWideRowRepository } from '../../sinks/wide/index.ts';
@@ -77,7 +77,7 @@ export async function runSplitPhase(o: {
   let crashed: unknown;
   pipeline.done.catch((e: unknown) => (crashed = e));
   await pipeline.start();
-  o.say(`split chain started in-process (${Object.values(pipeline.groups).join(', ')}); mirror barrier ${o.config.wide.directoryRefreshMs * 2 + o.config.runtime.writeRetryBudgetMs + 1_000} ms`);
+  o.say(`split chain started in-process (${Object.values(pipeline.groups).join(', ')}); mirror barrier ${splitMirrorBarrierMs(o.config)} ms`);
 
   const state = targets.map((t) => ({ ...t, record: undefined as WideRowRecord | undefined, firstSeenMs: {} as Partial<Record<WideRowStatus, number>>, planningAtMs: undefined as number | undefined, progress: '' }));
   const finished = (s: (typeof state)[number]) => s.record?.status === 'COMPLETED' || s.record?.status === 'FAILED';

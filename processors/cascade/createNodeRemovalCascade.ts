@@ -15,17 +15,18 @@ export interface NodeRemovalCascadeOptions {
    * or sits in the repair topic, whose re-processing reads the tombstone.
    */
   readonly cascadeSettleMs: number;
-  /** Give up on a REMOVE_NODE whose tombstone never shows up (its fan-out was dead-lettered), counted from the record's timestamp. */
-  readonly giveUpAfterMs: number;
 }
 
-export type CascadeGate = { readonly kind: 'go' } | { readonly kind: 'wait'; readonly untilMs: number } | { readonly kind: 'skip'; readonly reason: string };
+export type CascadeGate =
+  | { readonly kind: 'go' }
+  | { readonly kind: 'wait'; readonly untilMs: number }
+  | { readonly kind: 'absent'; readonly recheckAtMs: number; readonly what: string };
 
 /** The REMOVE_NODE cascade as the cascade runner (streams/runtime createCascadeRunner, its `CascadeLogic`) consumes it. */
 export interface NodeRemovalCascade {
   readonly name: string;
   plan(event: EdgeMutation): { readonly gate: ReadRequest; readonly sources: readonly { readonly namespace: string; readonly id: string }[] } | undefined;
-  gate(event: EdgeMutation, gateCell: Cell | undefined, ctx: { readonly wallClockMicros: bigint; readonly recordTimestampMs: number }): CascadeGate;
+  gate(event: EdgeMutation, gateCell: Cell | undefined, ctx: { readonly wallClockMicros: bigint }): CascadeGate;
   emitsForPage(event: EdgeMutation, gateCell: Cell, source: { readonly namespace: string; readonly id: string }, cells: readonly Cell[]): readonly Emit[];
 }
 
@@ -48,11 +49,9 @@ export function createNodeRemovalCascade(options: NodeRemovalCascadeOptions): No
     },
     gate(event, gateCell, ctx) {
       const nowMs = Number(ctx.wallClockMicros / 1000n);
+      // Not written yet (the fan-out lags) or lost: the runner tells these apart by the fan-out's offsets.
       if (gateCell === undefined || gateCell.writeTime < event.event_time) {
-        if (nowMs - ctx.recordTimestampMs > options.giveUpAfterMs) {
-          return { kind: 'skip', reason: `node tombstone of '${event.src}' at >= ${event.event_time} not visible after ${options.giveUpAfterMs} ms` };
-        }
-        return { kind: 'wait', untilMs: nowMs + options.cascadeSettleMs };
+        return { kind: 'absent', recheckAtMs: nowMs + options.cascadeSettleMs, what: `node tombstone of '${event.src}' at >= ${event.event_time}` };
       }
       const readyAtMs = Number(decodeNodeTombstoneValue(gateCell.value).writtenAtMicros / 1000n) + options.cascadeSettleMs;
       return nowMs >= readyAtMs ? { kind: 'go' } : { kind: 'wait', untilMs: readyAtMs };

@@ -1,7 +1,7 @@
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { splittableNamespaces } from '../../sinks/namespaces/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
-import { createConfiguredSplitDirectory, createSplitLayoutReader, type SplitDirectory } from '../../sinks/wide/index.ts';
+import { createConfiguredSplitDirectory, createSplitLayoutReader, type SplitDirectory, type SplitDirectoryOptions } from '../../sinks/wide/index.ts';
 import { createStorePartitionReader } from '../createStorePartitionReader.ts';
 import type { PartitionReader } from '../PartitionReader.ts';
 import { createSplitAwarePartitionReader } from './createSplitAwarePartitionReader.ts';
@@ -16,7 +16,7 @@ export interface ServingPartitions {
 }
 
 /** The PartitionReader a serving process uses (the CLI read commands, the demo, the benchmark). */
-export function createServingPartitions(store: TwoLevelMapStore, config: EdgestreamConfig, hooks: { onFallback?: (info: { namespace: string; partitionId: string; error: unknown }) => void; onRefreshError?: (e: unknown) => void } = {}): ServingPartitions {
+export function createServingPartitions(store: TwoLevelMapStore, config: EdgestreamConfig, hooks: { onFallback?: (info: { namespace: string; partitionId: string; error: unknown }) => void; onRefreshError?: SplitDirectoryOptions['onRefreshError'] } = {}): ServingPartitions {
   const splittable = splittableNamespaces(config.edgeTypes);
   const directory = createConfiguredSplitDirectory(store, config, hooks.onRefreshError);
   const partitions = createSplitAwarePartitionReader({

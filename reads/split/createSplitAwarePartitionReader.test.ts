@@ -17,7 +17,7 @@ async function setup(status: WideRowRecord['status'], layoutReader?: SplitLayout
     await store.namespace('links').put('c', key, Uint8Array.of(0), 5n);
     await store.namespace('links_split').put(splitBucketId('c', 1, bucketOfKey({ strategy: 'hash', buckets: 3 }, key)), key, Uint8Array.of(1), 5n);
   }
-  const directory = createSplitDirectory({ repository: createWideRowRepository(store), namespaces: ['links'], refreshMs: 60_000, falsePositiveRate: 0.01 });
+  const directory = createSplitDirectory({ repository: createWideRowRepository(store), namespaces: ['links'], refreshMs: 60_000, maxStaleMs: 180_000, falsePositiveRate: 0.01 });
   await directory.refresh();
   const fallbacks: unknown[] = [];
   const reader = createSplitAwarePartitionReader({

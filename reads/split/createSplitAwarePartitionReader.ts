@@ -18,13 +18,14 @@ export interface SplitAwareReaderOptions {
  * the directory's Bloom filter first (in memory; almost always "no"); on a
  * hit, the (cached) wide_rows record decides: COMPLETED routes the read to
  * the split layout (a point read to its one bucket, a page through the
- * buckets), anything else reads the original. Any error on the split path
- * falls back to the original, which is never deleted.
+ * buckets), anything else reads the original. Any error on the split path,
+ * or a stale directory (its reloads keep failing), falls back to the
+ * original, which is never deleted and gets every write.
  */
 export function createSplitAwarePartitionReader(opts: SplitAwareReaderOptions): PartitionReader {
   const { original, directory, layoutReader } = opts;
   const completedSplit = async (namespace: string, partitionId: string) => {
-    if (!opts.namespaces.has(namespace) || !directory.mightHaveRecord(namespace, partitionId)) return undefined;
+    if (!opts.namespaces.has(namespace) || !directory.isFresh() || !directory.mightHaveRecord(namespace, partitionId)) return undefined;
     const record = await directory.record(namespace, partitionId);
     return record?.status === 'COMPLETED' ? splitTargetOf(record) : undefined;
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultEdgestreamConfig, parseEdgestreamConfig } from './edgestreamConfig.ts';
+import { defaultEdgestreamConfig, directoryMaxStaleMs, parseEdgestreamConfig, repairSpanMs, splitMirrorBarrierMs } from './edgestreamConfig.ts';
 
 describe('parseEdgestreamConfig', () => {
   it('fills defaults', () => {
@@ -36,4 +36,24 @@ describe('parseEdgestreamConfig', () => {
     expect(cfg({ maxPropertyBagBytes: 1 << 20, maxRecordBytes: 2 << 20 }).limits.maxRecordBytes).toBe(2 << 20);
     expect(() => cfg({ maxPropertyBagBytes: 1 << 20 })).toThrow(/limits\.maxRecordBytes: must be greater than limits\.maxPropertyBagBytes/);
   });
+
+  it('requires the cascade give-up time to cover the repair path, which may still write a tombstone', () => {
+    const cfg = (runtime: Record<string, number>) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime });
+    const repair = { writeRetryBudgetMs: 1_000, repairMaxAttempts: 3, repairInitialBackoffMs: 500, repairMaxBackoffMs: 1_500 };
+    const span = 1_000 + (500 + 1_000) + (1_000 + 1_000) + (1_500 + 1_000); // the back-off is capped on the third attempt
+    expect(repairSpanMs(repair)).toBe(span);
+    expect(cfg({ ...repair, cascadeGiveUpAfterMs: span }).runtime.cascadeGiveUpAfterMs).toBe(span);
+    expect(() => cfg({ ...repair, cascadeGiveUpAfterMs: span - 1 })).toThrow(/runtime\.cascadeGiveUpAfterMs: must be at least the repair path's span/);
+    expect(repairSpanMs(defaultEdgestreamConfig().runtime)).toBeLessThan(defaultEdgestreamConfig().runtime.cascadeGiveUpAfterMs);
+  });
+
+  it('bounds the split directory staleness at two or more refresh periods, and the mirror barrier grows with it', () => {
+    const wide = (w: Record<string, number>) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], wide: w });
+    expect(() => wide({ directoryMaxStaleRefreshes: 1 })).toThrow(/wide\.directoryMaxStaleRefreshes/);
+    expect(() => wide({ directoryMaxStaleRefreshes: 2.5 })).toThrow(/wide\.directoryMaxStaleRefreshes/);
+    const c = wide({ directoryRefreshMs: 1_000, directoryMaxStaleRefreshes: 4 });
+    expect(directoryMaxStaleMs(c)).toBe(4_000);
+    expect(splitMirrorBarrierMs(c)).toBe(4_000 + c.runtime.writeRetryBudgetMs + 1_000);
+  });
 });
+

@@ -87,7 +87,12 @@ const runtimeSchema = z.strictObject({
    * (see its rule above).
    */
   tombstoneCacheTtlMs: z.int().min(0).default(5_000),
-  /** tunable. A cascade whose tombstone never becomes visible is dead-lettered after this long. */
+  /**
+   * tunable. How long a REMOVE_NODE cascade keeps waiting for its node tombstone after the
+   * fan-out group committed past the REMOVE_NODE (before that it waits however long the fan-out
+   * lags); then it is dead-lettered (`cascade_failed`). Must cover the repair path, which may
+   * still write the tombstone: at least `repairSpanMs`.
+   */
   cascadeGiveUpAfterMs: z.int().min(1).default(10 * 60_000),
   /**
    * tunable. Kafka consumer session timeout: how long the group waits for a crashed
@@ -103,7 +108,21 @@ const runtimeSchema = z.strictObject({
   path: ['cascadeSettleMs'],
   message:
     'must be greater than 2 × runtime.writeRetryBudgetMs + runtime.tombstoneCacheTtlMs (the tombstone write and an ADD that read "no tombstone" before it was visible must both have landed before the cascade pages)',
+}).refine((r) => r.cascadeGiveUpAfterMs >= repairSpanMs(r), {
+  path: ['cascadeGiveUpAfterMs'],
+  message: 'must be at least the repair path\'s span (writeRetryBudgetMs, then per repair attempt its back-off and another budget): a REMOVE_NODE handed to repair may still write its tombstone until then',
 });
+
+/**
+ * The longest an event handed to the repair topic takes to succeed or be dead-lettered when the
+ * repair runner keeps up: the first budget, then per attempt `repairInitialBackoffMs · 2^(a-1)`
+ * (capped at `repairMaxBackoffMs`) and another budget.
+ */
+export function repairSpanMs(r: { readonly writeRetryBudgetMs: number; readonly repairMaxAttempts: number; readonly repairInitialBackoffMs: number; readonly repairMaxBackoffMs: number }): number {
+  let span = r.writeRetryBudgetMs;
+  for (let a = 1; a <= r.repairMaxAttempts; a++) span += Math.min(r.repairMaxBackoffMs, r.repairInitialBackoffMs * 2 ** Math.min(a - 1, 31)) + r.writeRetryBudgetMs;
+  return span;
+}
 
 /** Read-side wide-partition detection and the plan → split → verify chain (docs/architecture.md §6). */
 const wideSchema = z.strictObject({
@@ -121,6 +140,13 @@ const wideSchema = z.strictObject({
   maxBuckets: z.int().min(2).max(256).default(16),
   /** tunable. How often readers and writers reload the split directory (Bloom filter + statuses) from wide_rows. */
   directoryRefreshMs: z.int().min(50).default(5_000),
+  /**
+   * tunable. How many refresh periods a split directory may go without a successful reload before
+   * it is stale: then writers of splittable namespaces fail closed (their writes go to repair) and
+   * readers read the original partitions. At least 2 (a reload that works lands within about one
+   * period plus its own duration); the splitter's barrier grows with it (`splitMirrorBarrierMs`).
+   */
+  directoryMaxStaleRefreshes: z.int().min(2).max(100).default(3),
   /** tunable. Target false-positive rate of the split Bloom filter. */
   bloomFalsePositiveRate: z.number().gt(0).lt(0.5).default(0.01),
   /** tunable. How long the verifier re-reads a cell that differs between the original and the split before calling it a mismatch (a write in flight to both). */
@@ -142,16 +168,22 @@ export const edgestreamConfigSchema = z.strictObject({
   wide: wideSchema.default(wideSchema.parse({})),
 });
 
+/** Age past which a split directory is stale (writers fail closed, readers read the original). */
+export function directoryMaxStaleMs(config: Pick<EdgestreamConfig, 'wide'>): number {
+  return config.wide.directoryMaxStaleRefreshes * config.wide.directoryRefreshMs;
+}
+
 /**
- * How long after a split plan is recorded every writer is known to mirror the
- * partition's writes into the split layout: a writer reloads the directory's
- * Bloom filter every `wide.directoryRefreshMs` and caches a record for as long,
- * so it sees a new plan within two refreshes; a write it started before that may be
- * retried for `runtime.writeRetryBudgetMs` (a later attempt goes through the
- * repair runner, which reloads too). The splitter copies only after it.
+ * How long after a split plan is recorded every write of the partition is
+ * mirrored into the split layout or refused: a writer acts only on a directory
+ * whose last successful reload began at most `directoryMaxStaleMs` ago (else it
+ * fails closed), so any write it starts after that includes the plan; a write it
+ * started before may be retried for `runtime.writeRetryBudgetMs` (a later
+ * attempt goes through the repair runner, which mirrors too). The splitter
+ * copies only after it.
  */
 export function splitMirrorBarrierMs(config: EdgestreamConfig): number {
-  return 2 * config.wide.directoryRefreshMs + config.runtime.writeRetryBudgetMs + 1_000;
+  return directoryMaxStaleMs(config) + config.runtime.writeRetryBudgetMs + 1_000;
 }
 
 export type EdgestreamConfigInput = z.input<typeof edgestreamConfigSchema>;

@@ -23,7 +23,7 @@ describe('split directory', () => {
     const base = createWideRowRepository(store);
     for (let i = 0; i < 50; i++) await base.put(record(`celeb-${i}`));
     const { repository, calls } = counting(base);
-    const directory = createSplitDirectory({ repository, namespaces: ['links'], refreshMs: 60_000, falsePositiveRate: 0.01, primeLimit: 10 });
+    const directory = createSplitDirectory({ repository, namespaces: ['links'], refreshMs: 60_000, maxStaleMs: 180_000, falsePositiveRate: 0.01, primeLimit: 10 });
     await directory.refresh();
     expect(directory.stats.records).toBe(50);
     for (let i = 0; i < 50; i++) expect(directory.mightHaveRecord('links', `celeb-${i}`)).toBe(true);
@@ -40,7 +40,7 @@ describe('split directory', () => {
         for (const partitionId of ids) yield { partitionId, status: () => 'COMPLETED' as const, record: () => record(partitionId) };
       },
     };
-    const directory = createSplitDirectory({ repository, namespaces: ['links'], refreshMs: 60_000, falsePositiveRate: 0.01, primeLimit: 0 });
+    const directory = createSplitDirectory({ repository, namespaces: ['links'], refreshMs: 60_000, maxStaleMs: 180_000, falsePositiveRate: 0.01, primeLimit: 0 });
     let ticks = 0;
     const timer = setInterval(() => ticks++, 0);
     await directory.refresh();

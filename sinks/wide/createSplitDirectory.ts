@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+import { directoryMaxStaleMs, type EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { splittableNamespaces, type WideRowRecord, type WideRowStatus } from '../namespaces/index.ts';
 import type { TwoLevelMapStore } from '../store/index.ts';
 import { createPartitionFilter, type PartitionFilter } from './createPartitionFilter.ts';
@@ -15,10 +15,12 @@ export interface SplitDirectoryOptions {
   readonly namespaces: readonly string[];
   /** Bloom filter reload period; also how long a record stays cached. */
   readonly refreshMs: number;
+  /** Past this age (since the last successful reload began) the directory is stale: writers fail closed, readers read the original. */
+  readonly maxStaleMs: number;
   readonly falsePositiveRate: number;
   readonly nowMs?: () => number;
-  /** Told about a failed reload (the previous filter keeps serving). */
-  readonly onRefreshError?: (error: unknown) => void;
+  /** Told about a failed reload (the previous filter keeps serving until it is stale). */
+  readonly onRefreshError?: (error: unknown, state: DirectoryState) => void;
   /** Records a reload keeps cached (default 10 000); more are read on demand, so a million-record directory stays a filter. */
   readonly primeLimit?: number;
 }
@@ -31,7 +33,8 @@ export interface SplitDirectoryOptions {
  * record is read through a cache that keeps it for `refreshMs`, so a status
  * change reaches every reader and writer within two refreshes (the bound the
  * splitter waits for, `splitMirrorBarrierMs`). A record written after the last
- * reload is not in the filter yet: the same two-refresh bound covers it.
+ * reload is not in the filter yet: that bound covers it only while reloads
+ * work, so callers must not trust a directory that is not `isFresh()`.
  */
 export interface SplitDirectory {
   /** Loads the filter once; then reloads every `refreshMs` until `stop`. */
@@ -43,6 +46,11 @@ export interface SplitDirectory {
   mightHaveRecord(namespace: string, partitionId: string): boolean;
   /** The (cached) record of a partition the filter hit; undefined for a false positive. */
   record(namespace: string, partitionId: string): Promise<WideRowRecord | undefined>;
+  /** Milliseconds since the last successful reload began (Infinity before the first). */
+  ageMs(): number;
+  /** `ageMs() <= maxStaleMs`: the filter holds every record written more than `maxStaleMs` ago. */
+  isFresh(): boolean;
+  readonly maxStaleMs: number;
   /** `checks` and `hits` count `mightHaveRecord` calls and its positives; `byStatus` counts the records of the last reload. */
   readonly stats: {
     readonly records: number;
@@ -52,6 +60,12 @@ export interface SplitDirectory {
     readonly hits: number;
     readonly byStatus: Readonly<Partial<Record<WideRowStatus, number>>>;
   };
+}
+
+/** How old a directory is, for log lines. */
+export interface DirectoryState {
+  readonly ageMs: number;
+  readonly stale: boolean;
 }
 
 interface CachedRecord {
@@ -67,8 +81,11 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
   const cache = new Map<string, CachedRecord | Promise<WideRowRecord | undefined>>();
   const stats = { records: 0, filterBits: 0, refreshes: 0, checks: 0, hits: 0, byStatus: {} as Partial<Record<WideRowStatus, number>> };
   let timer: NodeJS.Timeout | undefined;
+  /** When the reload whose records are loaded began: they hold every record written before then. */
+  let loadedAtMs = -Infinity;
 
   const refresh = async () => {
+    const startedAtMs = now();
     const keys: string[] = [];
     const primed: WideRowRecord[] = [];
     const byStatus: Partial<Record<WideRowStatus, number>> = {};
@@ -85,6 +102,7 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
       next.add(keys[i] as string);
       if (i % BUILD_SLICE === BUILD_SLICE - 1) await yieldToEventLoop();
     }
+    if (startedAtMs < loadedAtMs) return; // a newer reload already landed
     filter = next;
     // Records just read are fresher than anything cached.
     const expiresAt = now() + opts.refreshMs;
@@ -94,14 +112,16 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
     stats.byStatus = byStatus;
     stats.filterBits = next.bits;
     stats.refreshes++;
+    loadedAtMs = startedAtMs;
   };
+  const ageMs = () => now() - loadedAtMs;
 
   return {
     async start() {
       await refresh();
       const tick = () => {
         timer = setTimeout(() => {
-          refresh().catch((e: unknown) => opts.onRefreshError?.(e)).finally(() => {
+          refresh().catch((e: unknown) => opts.onRefreshError?.(e, { ageMs: ageMs(), stale: ageMs() > opts.maxStaleMs })).finally(() => {
             if (timer !== undefined) tick();
           });
         }, opts.refreshMs);
@@ -114,6 +134,9 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
       timer = undefined;
     },
     refresh,
+    ageMs,
+    isFresh: () => ageMs() <= opts.maxStaleMs,
+    maxStaleMs: opts.maxStaleMs,
     mightHaveRecord(namespace, partitionId) {
       stats.checks++;
       // No record at all (the usual state of a store) needs no hashing: the write path asks for every mutation.
@@ -146,12 +169,13 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
 export function createConfiguredSplitDirectory(
   store: TwoLevelMapStore,
   config: Pick<EdgestreamConfig, 'edgeTypes' | 'wide'>,
-  onRefreshError?: (error: unknown) => void,
+  onRefreshError?: SplitDirectoryOptions['onRefreshError'],
 ): SplitDirectory {
   return createSplitDirectory({
     repository: createWideRowRepository(store),
     namespaces: [...splittableNamespaces(config.edgeTypes).keys()],
     refreshMs: config.wide.directoryRefreshMs,
+    maxStaleMs: directoryMaxStaleMs(config),
     falsePositiveRate: config.wide.bloomFalsePositiveRate,
     ...(onRefreshError ? { onRefreshError } : {}),
   });

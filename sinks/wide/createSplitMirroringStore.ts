@@ -1,5 +1,5 @@
 import { MIRRORED_STATUSES, splitTargetOf } from '../namespaces/index.ts';
-import { decorateStore, isStoreError, remapPartialFailure, type Mutation, type TwoLevelMapStore } from '../store/index.ts';
+import { decorateStore, isStoreError, remapPartialFailure, StoreError, type Mutation, type MutationFailure, type TwoLevelMapStore } from '../store/index.ts';
 import { mirrorMutation } from './mirrorMutation.ts';
 import type { SplitDirectory } from './createSplitDirectory.ts';
 
@@ -12,6 +12,9 @@ import type { SplitDirectory } from './createSplitDirectory.ts';
  *
  * If a directory lookup fails the whole call fails (retriable), rather than
  * write the original alone: a split that missed a write would serve it wrong.
+ * For the same reason, while the directory is stale (its reloads keep failing)
+ * every mutation of a splittable namespace fails retriably (the runtime retries,
+ * then repairs it); the other mutations of the call are written.
  */
 export function createSplitMirroringStore(inner: TwoLevelMapStore, opts: { directory: SplitDirectory; namespaces: ReadonlySet<string> }): TwoLevelMapStore {
   const { directory, namespaces } = opts;
@@ -30,8 +33,30 @@ export function createSplitMirroringStore(inner: TwoLevelMapStore, opts: { direc
     }
     return { extra, sourceOf };
   };
+  /** Writes all but the splittable mutations, then reports those failed (plus whatever else failed). */
+  const failClosed = async (mutations: readonly Mutation[], held: readonly number[]): Promise<never> => {
+    const stale = new StoreError(
+      'unavailable',
+      `split directory last loaded ${directory.ageMs()} ms ago, older than ${directory.maxStaleMs} ms: writes of splittable partitions wait for a reload`,
+    );
+    const failures: MutationFailure[] = [{ mutationIndexes: held, error: stale }];
+    const rest = [...mutations.keys()].filter((i) => !held.includes(i));
+    if (rest.length > 0) {
+      try {
+        await inner.mutateMany(rest.map((i) => mutations[i] as Mutation));
+      } catch (e) {
+        if (!isStoreError(e)) throw e;
+        failures.push(...(e.code === 'partial_failure' ? remapPartialFailure(e, rest).failures : [{ mutationIndexes: rest, error: e }]));
+      }
+    }
+    throw new StoreError('partial_failure', stale.message, { failures });
+  };
   return decorateStore(inner, {
     async mutateMany(mutations) {
+      if (!directory.isFresh()) {
+        const held = [...mutations.keys()].filter((i) => namespaces.has((mutations[i] as Mutation).namespace));
+        if (held.length > 0) return failClosed(mutations, held);
+      }
       const { extra, sourceOf } = await mirrorsOf(mutations);
       if (extra.length === 0) return inner.mutateMany(mutations);
       try {

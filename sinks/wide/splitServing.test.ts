@@ -17,7 +17,7 @@ async function setup(status: WideRowRecord['status']) {
   const store = createMemoryStore({ namespaces: NS });
   const repository = createWideRowRepository(store);
   await repository.put(record(status));
-  const directory = createSplitDirectory({ repository, namespaces: ['links'], refreshMs: 60_000, falsePositiveRate: 0.01 });
+  const directory = createSplitDirectory({ repository, namespaces: ['links'], refreshMs: 60_000, maxStaleMs: 180_000, falsePositiveRate: 0.01 });
   await directory.refresh();
   return { store, directory };
 }

@@ -18,15 +18,17 @@ export interface CascadePlan {
 /** Whether to run the cascade now. */
 export type CascadeGate =
   | { readonly kind: 'go' }
-  /** Not yet (e.g. the tombstone is not visible or not settled): look again at `untilMs` (wall clock). */
+  /** Not yet (e.g. the tombstone is visible but not settled): look again at `untilMs` (wall clock). */
   | { readonly kind: 'wait'; readonly untilMs: number }
-  /** Never (e.g. the event's fan-out was dead-lettered long ago): the reason is logged. */
-  | { readonly kind: 'skip'; readonly reason: string };
+  /**
+   * The gate cell is not written yet (e.g. the fan-out has not processed the REMOVE_NODE):
+   * the runner waits for the upstream group to commit past the record, then at most its
+   * give-up time, and dead-letters the event with `what` in the reason. Look again at `recheckAtMs`.
+   */
+  | { readonly kind: 'absent'; readonly recheckAtMs: number; readonly what: string };
 
 export interface CascadeGateContext {
   readonly wallClockMicros: bigint;
-  /** The triggering record's Kafka timestamp (ms), for "give up after" rules. */
-  readonly recordTimestampMs: number;
 }
 
 /**

@@ -32,6 +32,8 @@ const cases: [string, Boundary, unknown, Decision][] = [
   ['a TypeError while producing is a bug', 'produce', new TypeError('x'), 'fatal'],
   ['a failed hand-off retries the batch', 'handoff', new KafkaJSError('x'), 'retry-batch'],
   ['a RangeError during hand-off is a bug', 'handoff', new RangeError('x'), 'fatal'],
+  ['a failed offset fetch (admin) is retried', 'admin', new KafkaJSError('x'), 'retry'],
+  ['a TypeError while fetching offsets is a bug', 'admin', new TypeError('x'), 'fatal'],
   ['a FATAL PipelineError stays fatal anywhere', 'store', new PipelineError('FATAL', 'x'), 'fatal'],
   ['a BATCH_RETRY PipelineError retries the batch anywhere', 'produce', new PipelineError('BATCH_RETRY', 'x'), 'retry-batch'],
 ];

@@ -15,7 +15,9 @@ export type Boundary =
   /** Producing emitted events. */
   | 'produce'
   /** Producing to the repair topic or the DLQ, the step that makes a failure durable. */
-  | 'handoff';
+  | 'handoff'
+  /** Reading consumer-group offsets (Kafka admin), e.g. the cascade asking how far the fan-out got. */
+  | 'admin';
 
 /**
  * What the runtime does about a failure:
@@ -61,6 +63,8 @@ export function classifyFailure(boundary: Boundary, e: unknown): Decision {
       return isRetriableKafkaError(e) ? 'retry' : 'repair';
     case 'handoff':
       return isProgrammerError(e) ? 'fatal' : 'retry-batch';
+    case 'admin':
+      return isProgrammerError(e) ? 'fatal' : 'retry';
   }
 }
 

@@ -7,7 +7,7 @@ import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
 import type { AvroSerde } from '../serde/index.ts';
 import { topicName } from '../topics/index.ts';
 import { startRetrySchedule, type RetryPolicy } from './backoff.ts';
-import type { CascadeLogic, CascadePlan } from './cascadeTypes.ts';
+import type { CascadeGate, CascadeLogic, CascadePlan } from './cascadeTypes.ts';
 import { classifyFailure } from './classifyFailure.ts';
 import { systemClock, type Clock } from './Clock.ts';
 import { createChunkRunner } from './createChunkRunner.ts';
@@ -15,6 +15,7 @@ import type { Runner } from './createConsumerLoop.ts';
 import { createEmitEncoder, type EmitSchemas } from './emitEncoder.ts';
 import { failureTopicsOf, inputFailureRouter } from './failureRouter.ts';
 import { defaultMutationIdOf } from './logFields.ts';
+import { createGroupProgress, type GroupProgress } from './groupProgress.ts';
 import { describeError, PipelineError } from './PipelineError.ts';
 import type { ChunkSource, OutRecord, Publisher, RecordOutcome, ValidateEvent } from './pipelineTypes.ts';
 import { EventFault, retryOperation } from './retryOperation.ts';
@@ -27,6 +28,11 @@ export interface CascadeRunnerOptions<E> {
   readonly store: TwoLevelMapStore;
   readonly schema: KnownSchema<E>;
   readonly logic: CascadeLogic<E>;
+  /**
+   * The consumer group that writes the gate cell from the same input (the fan-out). While the
+   * cell is absent the cascade waits for this group to commit past the triggering record.
+   */
+  readonly upstreamGroupId: string;
   /** Events that fail validation start no cascade (the processor runtime dead-letters them). Default: accept all. */
   readonly validate?: ValidateEvent<E>;
   readonly config: EdgestreamConfig;
@@ -47,9 +53,11 @@ export interface CascadeRunnerOptions<E> {
  * go, it pages every source partition and publishes what the logic returns
  * for each page (acks=all) before moving on. The offset is committed only
  * after the whole cascade was published, so a crash re-runs it, which
- * publishes identical events. A cascade the store refuses for good
- * (`invalid_argument`...) or whose logic throws goes to the input's DLQ as
- * `cascade_failed`.
+ * publishes identical events. While the gate cell is absent it waits, however
+ * long, for the upstream group to commit past the record, then at most
+ * `runtime.cascadeGiveUpAfterMs` more. A cascade whose gate cell never came,
+ * that the store refuses for good (`invalid_argument`...) or whose logic
+ * throws goes to the input's DLQ as `cascade_failed`.
  */
 export function createCascadeRunner<E>(opts: CascadeRunnerOptions<E>): Runner {
   const clock = opts.clock ?? systemClock;
@@ -59,6 +67,8 @@ export function createCascadeRunner<E>(opts: CascadeRunnerOptions<E>): Runner {
   const tuning = resolveTuning(opts.config, { maxWaitTimeMs: 1_000, ...opts.tuning });
   const logger = opts.logger.child({ component: 'cascade', cascade: opts.logic.name });
   const metrics = createRuntimeMetrics();
+  const upstream = createGroupProgress(opts.kafka, opts.upstreamGroupId);
+  const upstreamPassed = new Map<string, UpstreamPassed>();
   const depsWith = (publisher: Publisher): CascadeDeps<E> => ({
     store: opts.store,
     logic: opts.logic,
@@ -71,8 +81,11 @@ export function createCascadeRunner<E>(opts: CascadeRunnerOptions<E>): Runner {
     pageSize: opts.pageSize ?? 500,
     encodeEmit: createEmitEncoder({ serde: opts.serde, prefix, ...(opts.emitSchemas ? { schemas: opts.emitSchemas } : {}) }),
     retry: retryPolicyOf(opts.config, tuning),
+    upstream,
+    upstreamPassed,
+    giveUpAfterMs: opts.config.runtime.cascadeGiveUpAfterMs,
   });
-  return createChunkRunner({
+  const runner = createChunkRunner({
     kafka: opts.kafka,
     config: opts.config,
     tuning,
@@ -87,6 +100,20 @@ export function createCascadeRunner<E>(opts: CascadeRunnerOptions<E>): Runner {
       return (source, messages, heartbeat) => runCascades(deps, source, messages, heartbeat);
     },
   });
+  runner.done.catch(() => upstream.close().catch(() => {})); // a crashed consumer is never stopped
+  return {
+    ...runner,
+    async stop() {
+      await runner.stop();
+      await upstream.close();
+    },
+  };
+}
+
+/** The first time this runner saw the upstream group past a waiting record (one per partition). */
+export interface UpstreamPassed {
+  readonly offset: bigint;
+  readonly sinceMs: number;
 }
 
 /** What `runCascades` needs (built once per runner). */
@@ -102,6 +129,12 @@ export interface CascadeDeps<E> {
   readonly pageSize: number;
   readonly encodeEmit: ReturnType<typeof createEmitEncoder>;
   readonly retry: RetryPolicy;
+  /** The group that writes the gate cell (the fan-out). */
+  readonly upstream: Pick<GroupProgress, 'groupId' | 'committedOffset'>;
+  /** By `topic:partition`: kept in memory only, so a restart measures the give-up time anew (later, never sooner). */
+  readonly upstreamPassed: Map<string, UpstreamPassed>;
+  /** How long after the upstream passed a record its gate cell may still be missing (a repair in flight). */
+  readonly giveUpAfterMs: number;
 }
 
 /** One chunk: events are considered in order; the first one that must wait defers itself and everything after it. */
@@ -127,7 +160,7 @@ export async function runCascades<E>(
     }
     const logFields = { ...fields, mutation_id: defaultMutationIdOf(event) };
     try {
-      const outcome = await considerCascade(ctx, event, plan, message, heartbeat, logFields);
+      const outcome = await considerCascade(ctx, event, plan, { ...source, message }, heartbeat, logFields);
       if (outcome.kind === 'defer') deferUntil = outcome.untilMs;
       outcomes.push(outcome);
     } catch (e) {
@@ -165,7 +198,7 @@ async function considerCascade<E>(
   ctx: CascadeDeps<E>,
   event: E,
   plan: CascadePlan,
-  message: KafkaMessage,
+  record: ChunkSource & { readonly message: KafkaMessage },
   heartbeat: () => Promise<void>,
   logFields: Record<string, unknown>,
 ): Promise<RecordOutcome> {
@@ -174,15 +207,17 @@ async function considerCascade<E>(
   const schedule = () => startRetrySchedule(ctx.retry, ctx.clock, heartbeat);
   const onRetry = () => ctx.metrics.count('retries');
   const gateCell = await retryOperation('reading the cascade gate', 'store', schedule(), () => store.namespace(plan.gate.namespace).get(plan.gate.id, plan.gate.key), onRetry);
-  const gate = pure('gate()', () => logic.gate(event, gateCell, { wallClockMicros: ctx.clock.nowMicros(), recordTimestampMs: Number(message.timestamp) }));
+  const gate = pure('gate()', () => logic.gate(event, gateCell, { wallClockMicros: ctx.clock.nowMicros() }));
+  if (gate.kind === 'absent') {
+    const offset = await retryOperation(`reading the committed offset of ${ctx.upstream.groupId}`, 'admin', schedule(), () => ctx.upstream.committedOffset(record.topic, record.partition), onRetry);
+    return awaitUpstream(ctx, gate, record, offset, logFields);
+  }
+  ctx.upstreamPassed.delete(`${record.topic}:${record.partition}`);
   if (gate.kind === 'wait') {
     ctx.logger.debug({ ...logFields, until_ms: gate.untilMs }, 'cascade gate closed; waiting');
     return { kind: 'defer', untilMs: gate.untilMs };
   }
-  if (gate.kind === 'skip' || gateCell === undefined) {
-    ctx.logger.warn({ ...logFields, reason: gate.kind === 'skip' ? gate.reason : 'gate said go without a gate cell' }, 'cascade skipped');
-    return { kind: 'done' };
-  }
+  if (gateCell === undefined) throw new EventFault('gate() said go without a gate cell');
   let published = 0;
   for (const source of plan.sources) {
     let pageState: string | undefined;
@@ -203,6 +238,42 @@ async function considerCascade<E>(
   ctx.metrics.count('emitted', published);
   ctx.logger.info({ ...logFields, published, sources: plan.sources.length }, 'cascade published');
   return { kind: 'done' };
+}
+
+/**
+ * The gate cell is absent. Before the upstream group has committed past the
+ * record, that is lag (an outage, a deploy, a backlog): wait, however long.
+ * After, the cell may still come from the repair topic; once it has not for
+ * `giveUpAfterMs` since this runner first saw the upstream past the record,
+ * its write was lost: dead-letter the event, saying so.
+ */
+function awaitUpstream<E>(
+  ctx: CascadeDeps<E>,
+  gate: Extract<CascadeGate, { kind: 'absent' }>,
+  record: ChunkSource & { readonly message: KafkaMessage },
+  upstreamOffset: bigint | undefined,
+  logFields: Record<string, unknown>,
+): RecordOutcome {
+  const key = `${record.topic}:${record.partition}`;
+  const offset = BigInt(record.message.offset);
+  const nowMs = ctx.clock.nowMs();
+  const fields = { ...logFields, upstream_group: ctx.upstream.groupId, upstream_committed_offset: upstreamOffset?.toString() ?? null, waiting_ms: nowMs - Number(record.message.timestamp) };
+  if (upstreamOffset === undefined || upstreamOffset <= offset) {
+    ctx.upstreamPassed.delete(key);
+    ctx.logger.info(fields, `cascade waiting: ${gate.what} not visible and ${ctx.upstream.groupId} has not passed the record; partition paused`);
+    return { kind: 'defer', untilMs: gate.recheckAtMs };
+  }
+  let passed = ctx.upstreamPassed.get(key);
+  if (passed?.offset !== offset) ctx.upstreamPassed.set(key, (passed = { offset, sinceMs: nowMs }));
+  const sincePassedMs = nowMs - passed.sinceMs;
+  if (sincePassedMs >= ctx.giveUpAfterMs) {
+    ctx.upstreamPassed.delete(key);
+    throw new EventFault(
+      `${gate.what} still not visible ${sincePassedMs} ms after ${ctx.upstream.groupId} was seen committed past offset ${offset} (at ${upstreamOffset}): its write was lost (look for the same mutation id in the DLQ)`,
+    );
+  }
+  ctx.logger.warn({ ...fields, since_passed_ms: sincePassedMs, give_up_after_ms: ctx.giveUpAfterMs }, `cascade waiting: ${ctx.upstream.groupId} passed the record but ${gate.what} is not visible (a repair may still write it)`);
+  return { kind: 'defer', untilMs: Math.min(gate.recheckAtMs, passed.sinceMs + ctx.giveUpAfterMs) };
 }
 
 /** Calls pure logic; a throw is the event's (or the logic's) fault: dead-letter, never retry. */

@@ -40,7 +40,7 @@ export type DlqReason =
   | 'emit_rejected'
   /** The repair runner gave up after `repairMaxAttempts`. */
   | 'repair_exhausted'
-  /** The cascade runner could not page the removed node's links for a reason retrying cannot fix. */
+  /** The cascade runner could not run for a reason retrying cannot fix (its gate cell never came after the fan-out passed the event, or paging was refused). */
   | 'cascade_failed'
   /** A split stage (planner, splitter, verifier) failed for a reason retrying cannot fix. */
   | 'split_failed';

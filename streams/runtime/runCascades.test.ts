@@ -15,7 +15,7 @@ import { fakePayload, fakePublisher, message } from './testing/fakeKafka.ts';
 import { silentLogger } from './testing/silentLogger.ts';
 import { createTestClock } from './testing/testClock.ts';
 
-/** A cascade of our own: `remove v` waits for c_gate[v], then emits one event per cell of c_links[v]; `explode v` throws in emitsForPage. */
+/** A cascade of our own: `remove v` waits for c_gate[v] (absent until written), then emits one event per cell of c_links[v]; `explode v` throws in emitsForPage. */
 interface Ev {
   readonly op: 'remove' | 'other' | 'explode';
   readonly v: string;
@@ -24,18 +24,20 @@ const utf8 = (s: string) => new TextEncoder().encode(s);
 const logic: CascadeLogic<Ev> = {
   name: 'test-cascade',
   plan: (e) => (e.op === 'other' ? undefined : { gate: { namespace: 'c_gate', id: e.v, key: new Uint8Array(0) }, sources: [{ namespace: 'c_links', id: e.v }] }),
-  gate: (_e, cell, ctx) => (cell === undefined ? { kind: 'wait', untilMs: Number(ctx.wallClockMicros / 1000n) + 1_000 } : { kind: 'go' }),
+  gate: (e, cell, ctx) => (cell === undefined ? { kind: 'absent', recheckAtMs: Number(ctx.wallClockMicros / 1000n) + 1_000, what: `c_gate[${e.v}]` } : { kind: 'go' }),
   emitsForPage: (e, _gate, source, cells) => {
     if (e.op === 'explode') throw new Error('boom');
     return cells.map((c) => ({ topic: 'edge-mutations' as const, key: new TextDecoder().decode(c.key), value: `${source.id}->${new TextDecoder().decode(c.key)}` }));
   },
 };
 
-function setup(storeOverride?: (s: TwoLevelMapStore) => TwoLevelMapStore) {
+function setup(storeOverride?: (s: TwoLevelMapStore) => TwoLevelMapStore, { autoAdvance = true } = {}) {
   const memory = createMemoryStore({ namespaces: [{ name: 'c_gate', chunking: false }, { name: 'c_links', chunking: false }] });
-  const clock = createTestClock();
+  const clock = createTestClock({ autoAdvance });
   const pub = fakePublisher();
   const metrics = createRuntimeMetrics();
+  /** The upstream group's committed offset on every partition (undefined: none yet). */
+  const upstream = { offset: undefined as bigint | undefined, asked: 0 };
   const deps: CascadeDeps<Ev> = {
     store: storeOverride ? storeOverride(memory) : memory,
     logic,
@@ -53,6 +55,15 @@ function setup(storeOverride?: (s: TwoLevelMapStore) => TwoLevelMapStore) {
     pageSize: 2,
     encodeEmit: async (emit) => ({ topic: `p.${emit.topic}`, key: emit.key, value: Buffer.from(String(emit.value)) }),
     retry: { budgetMs: 500, initialBackoffMs: 100, maxBackoffMs: 200 },
+    upstream: {
+      groupId: 'p.fan-out',
+      committedOffset: async () => {
+        upstream.asked++;
+        return upstream.offset;
+      },
+    },
+    upstreamPassed: new Map(),
+    giveUpAfterMs: 60_000,
   };
   const handler = createBatchHandler({
     run: (source, messages, heartbeat) => runCascades(deps, source, messages, heartbeat),
@@ -67,7 +78,7 @@ function setup(storeOverride?: (s: TwoLevelMapStore) => TwoLevelMapStore) {
   const setGate = (v: string) => memory.mutateMany([{ namespace: 'c_gate', id: v, writeTime: 1n, deletions: [], additions: [{ key: new Uint8Array(0), value: Uint8Array.of(1) }] }]);
   const links = (v: string, n: number) =>
     memory.mutateMany([{ namespace: 'c_links', id: v, writeTime: 1n, deletions: [], additions: Array.from({ length: n }, (_, i) => ({ key: utf8(`p${i}`), value: Uint8Array.of(1) })) }]);
-  return { deps, handler, clock, ...pub, setGate, links };
+  return { deps, handler, clock, upstream, ...pub, setGate, links };
 }
 
 const ev = (offset: number, e: Ev): KafkaMessage => message(offset, Buffer.from(JSON.stringify(e)), { key: e.v });
@@ -99,6 +110,65 @@ describe('runCascades (the cascade runner’s chunk)', () => {
     await s.handler(again.payload);
     expect(s.published.map((r) => r.value?.toString())).toEqual(['v->p0']);
     expect(again.log.committed).toEqual(['p.in:0@3']);
+  });
+
+  it('waits for a lagging upstream group however long it takes, then cascades once the gate cell shows up', async () => {
+    const s = setup(undefined, { autoAdvance: false });
+    await s.links('v', 1);
+    const messages = [ev(7, { op: 'remove', v: 'v' })];
+    for (const committed of [undefined, 3n, 7n]) {
+      s.upstream.offset = committed; // never committed, then behind, then at the record (not past it)
+      await s.clock.advance(3_600_000); // far beyond the give-up time: it does not apply before the upstream passed
+      const round = fakePayload('p.in', 0, messages);
+      await s.handler(round.payload);
+      expect(round.log).toMatchObject({ committed: [], paused: 1 });
+    }
+    expect(s.published).toEqual([]);
+    expect(s.upstream.asked).toBe(3);
+
+    s.upstream.offset = 8n;
+    await s.setGate('v');
+    const last = fakePayload('p.in', 0, messages);
+    await s.handler(last.payload);
+    expect(s.published.map((r) => r.value?.toString())).toEqual(['v->p0']);
+    expect(last.log.committed).toEqual(['p.in:0@8']);
+  });
+
+  it('gives a gate cell giveUpAfterMs after the upstream passed the record (a repair may write it), then dead-letters as cascade_failed saying why', async () => {
+    const s = setup(undefined, { autoAdvance: false });
+    const messages = [ev(7, { op: 'remove', v: 'v' }), ev(8, { op: 'other', v: 'x' })];
+    s.upstream.offset = 9n;
+    const first = fakePayload('p.in', 0, messages);
+    await s.handler(first.payload);
+    expect(first.log).toMatchObject({ committed: [], paused: 1 });
+
+    await s.clock.advance(59_999);
+    const early = fakePayload('p.in', 0, messages);
+    await s.handler(early.payload);
+    expect(early.log).toMatchObject({ committed: [], paused: 1 });
+
+    await s.clock.advance(1);
+    const due = fakePayload('p.in', 0, messages);
+    await s.handler(due.payload);
+    const [dead] = s.published;
+    expect(headerString(dead?.headers, HEADERS.dlqReason)).toBe('cascade_failed');
+    expect(headerString(dead?.headers, HEADERS.dlqError)).toMatch(/c_gate\[v\] still not visible 60000 ms after p\.fan-out was seen committed past offset 7/);
+    expect(due.log.committed).toEqual(['p.in:0@9']);
+  });
+
+  it('measures the give-up time from when it saw the upstream pass, not from the record: a long lag then a quick tombstone is no failure', async () => {
+    const s = setup(undefined, { autoAdvance: false });
+    await s.links('v', 1);
+    const messages = [ev(7, { op: 'remove', v: 'v' })];
+    await s.handler(fakePayload('p.in', 0, messages).payload); // upstream has committed nothing
+    await s.clock.advance(600_000);
+    s.upstream.offset = 8n;
+    await s.handler(fakePayload('p.in', 0, messages).payload); // passed just now: the clock starts here
+    await s.clock.advance(30_000);
+    await s.setGate('v');
+    const last = fakePayload('p.in', 0, messages);
+    await s.handler(last.payload);
+    expect(s.published.map((r) => [r.topic, r.value?.toString()])).toEqual([['p.edge-mutations', 'v->p0']]);
   });
 
   it('dead-letters a cascade whose logic throws, and moves on', async () => {

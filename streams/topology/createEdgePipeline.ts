@@ -74,7 +74,8 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
   const writes = stages.has('fanout') || stages.has('repair');
   const splittable = splittableNamespaces(config.edgeTypes);
   const directory = writes
-    ? createConfiguredSplitDirectory(opts.store, config, (err) => opts.logger.warn({ err }, 'split directory reload failed; the previous one keeps serving'))
+    ? createConfiguredSplitDirectory(opts.store, config, (err, { ageMs, stale }) =>
+      opts.logger.warn({ err, age_ms: ageMs, stale }, stale ? 'split directory reload failed; stale: writes of splittable partitions go to repair' : 'split directory reload failed; the previous one keeps serving'))
     : undefined;
   const mirrored = directory ? createSplitMirroringStore(opts.store, { directory, namespaces: new Set(splittable.keys()) }) : opts.store;
   const tombstoneCache = writes && config.runtime.tombstoneCacheTtlMs > 0
@@ -105,9 +106,9 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
       edgeTypes: config.edgeTypes,
       maxMutationIdBytes: config.limits.maxMutationIdBytes,
       cascadeSettleMs: config.runtime.cascadeSettleMs,
-      giveUpAfterMs: config.runtime.cascadeGiveUpAfterMs,
     });
-    add('cascade', createCascadeRunner({ ...common, logic }));
+    // The fan-out writes the node tombstone the cascade waits for, from the same input partitions.
+    add('cascade', createCascadeRunner({ ...common, logic, upstreamGroupId: `${config.topics.prefix}${fanOut.name}` }));
   }
   const chainStages = SPLIT_CHAIN_STAGES.filter((st) => stages.has(st));
   const chain = createSplitChain({ kafka: opts.kafka, serde: opts.serde, store: opts.store, config, logger: opts.logger, stages: chainStages, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.tuning ? { tuning: opts.tuning } : {}) });
@@ -141,7 +142,7 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
 export function edgePipelineGroups(config: EdgestreamConfig): { stage: EdgePipelineStage; group: string; topic: string }[] {
   const prefix = config.topics.prefix;
   const fanOut = createFanOutProcessor(config).name;
-  const cascade = createNodeRemovalCascade({ edgeTypes: config.edgeTypes, maxMutationIdBytes: config.limits.maxMutationIdBytes, cascadeSettleMs: 0, giveUpAfterMs: 1 }).name;
+  const cascade = createNodeRemovalCascade({ edgeTypes: config.edgeTypes, maxMutationIdBytes: config.limits.maxMutationIdBytes, cascadeSettleMs: 0 }).name;
   return [
     { stage: 'fanout', group: `${prefix}${fanOut}`, topic: topicName(prefix, 'edge-mutations') },
     { stage: 'repair', group: `${prefix}${fanOut}.repair`, topic: topicName(prefix, repairTopicOf('edge-mutations')) },

@@ -48,8 +48,8 @@ describe('cascade runner and recounter on real Kafka and Cassandra (fan-out proc
         edgeTypes: f.config.edgeTypes,
         maxMutationIdBytes: f.config.limits.maxMutationIdBytes,
         cascadeSettleMs: f.config.runtime.cascadeSettleMs,
-        giveUpAfterMs: f.config.runtime.cascadeGiveUpAfterMs,
       }),
+      upstreamGroupId: fanOut.groupId,
     });
     recounter = createRecounter({ store, logic: degreeRecountLogic, logger: f.logger, intervalMs: f.config.runtime.recountIntervalMs });
     await Promise.all([fanOut.start(), cascade.start()]);

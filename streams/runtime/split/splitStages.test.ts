@@ -116,7 +116,7 @@ describe('split stages on the memory store', { timeout: 60_000 }, () => {
     const s = setup();
     await applyEvents(s.store, Array.from({ length: 2_000 }, (_, i) => follow(i)));
     await planPartition(detected('follows_in'), s.deps, s.ctx());
-    const directory = createSplitDirectory({ repository: s.deps.repository, namespaces: ['follows_in'], refreshMs: 100, falsePositiveRate: 0.01 });
+    const directory = createSplitDirectory({ repository: s.deps.repository, namespaces: ['follows_in'], refreshMs: 100, maxStaleMs: 60_000, falsePositiveRate: 0.01 });
     await directory.refresh();
     const mirrored = createSplitMirroringStore(s.store, { directory, namespaces: new Set(['follows_in']) });
     await applyEvents(mirrored, [follow(9_001, EdgeOp.ADD_EDGE, 9_001n), follow(3, EdgeOp.REMOVE_EDGE, 9_002n)]);
