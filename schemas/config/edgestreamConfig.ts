@@ -13,6 +13,12 @@ export const EDGE_TYPE_PATTERN = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 const edgeTypeSchema = z.strictObject({
   /** fixed. e.g. "follows". */
   name: z.string().max(30).regex(EDGE_TYPE_PATTERN, 'must be a lowercase identifier like "follows" (letters, digits, single underscores)'),
+  /**
+   * fixed. True for a relation with one property bag shared by a→b and b→a ("friends");
+   * false (default) for a directed one ("follows"), whose two directions keep separate bags.
+   * Changing it changes where bags live: re-materialise by replay (docs/architecture.md §5).
+   */
+  symmetric: z.boolean().default(false),
 });
 
 const limitsSchema = z.strictObject({
