@@ -14,6 +14,7 @@ import { lagCommand } from './commands/lag.ts';
 import { produceCommand } from './commands/produce.ts';
 import { registerReadCommands } from './commands/readCommands.ts';
 import { replayCommand } from './commands/replay.ts';
+import { edgeMutationEventTime } from './kafka/edgeMutationEventTime.ts';
 import { smokeCommand } from './commands/smoke.ts';
 import { withCommandContext, type GlobalFlags } from './commandContext.ts';
 
@@ -115,8 +116,11 @@ rangeOptions(
     .description('re-publish a range of the input topic, the DLQ (--dlq) or any topic (--topic) into the input topic; safe: processing is idempotent')
     .option('--dlq', 'replay the dead-letter queue', false)
     .option('--topic <name>', 'replay from this topic')
-    .option('--dry-run', 'only count what would be replayed', false),
-).action((o: Parameters<typeof replayCommand>[2]) => withCommandContext(globals(), async (ctx) => void (await replayCommand(ctx.kafka, ctx.config, o))));
+    .option('--dry-run', 'only count what would be replayed', false)
+    .option('--force', 'replay even events older than the resurrection horizon (config retention), with a warning', false),
+).action((o: Parameters<typeof replayCommand>[2]) =>
+  withCommandContext(globals(), async (ctx) => void (await replayCommand(ctx.kafka, ctx.config, o, edgeMutationEventTime(createAvroSerde({ registry: ctx.registry }))))),
+);
 
 rangeOptions(
   program

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { edgeMutationEventTime } from '../../cli/kafka/edgeMutationEventTime.ts';
 import { replayCommand } from '../../cli/commands/replay.ts';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
@@ -67,7 +68,7 @@ describe('the write path on Kafka + Cassandra converges to the LWW model', () =>
   /** Re-publishes every record of the input topic from `from` (per partition; default: the beginning) to its end. */
   const replay = async (from?: readonly { partition: number; high: string }[]) => {
     const fromOffset = from?.map((p) => `${p.partition}:${p.high}`).join(',');
-    return replayCommand(env.kafka, env.config, { dlq: false, dryRun: false, ...(fromOffset ? { fromOffset } : {}) });
+    return replayCommand(env.kafka, env.config, { dlq: false, dryRun: false, ...(fromOffset ? { fromOffset } : {}) }, edgeMutationEventTime(env.serde));
   };
 
   it('random sequences published through the SDK end in the model state, and replaying them changes nothing', { timeout: 300_000 }, async () => {
