@@ -11,6 +11,7 @@ import { demoCommand } from './commands/demo.ts';
 import { dlqCommand } from './commands/dlq.ts';
 import { initCommand } from './commands/init.ts';
 import { lagCommand } from './commands/lag.ts';
+import { migrateBagsCommand } from './commands/migrateBags.ts';
 import { produceCommand } from './commands/produce.ts';
 import { registerReadCommands } from './commands/readCommands.ts';
 import { replayCommand } from './commands/replay.ts';
@@ -121,6 +122,16 @@ rangeOptions(
 ).action((o: Parameters<typeof replayCommand>[2]) =>
   withCommandContext(globals(), async (ctx) => void (await replayCommand(ctx.kafka, ctx.config, o, edgeMutationEventTime(createAvroSerde({ registry: ctx.registry }))))),
 );
+
+program
+  .command('migrate-bags')
+  .description('one-time: move property bags of the old shared-bag layout into per-direction bags (docs/architecture.md §5); safe to repeat')
+  .action(() =>
+    withCommandContext(globals(), async (ctx) => {
+      const { partitions, moved } = await migrateBagsCommand(ctx.endpoints, ctx.config, await ctx.store());
+      console.log(`migrated ${moved} old-layout propert${moved === 1 ? 'y' : 'ies'} in ${partitions} partition(s)`);
+    }),
+  );
 
 rangeOptions(
   program

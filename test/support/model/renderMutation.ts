@@ -1,4 +1,5 @@
 import {
+  BAG_KEY_MARKER,
   BagDirection,
   decodeBagPropertyKey,
   decodeDegreeDirtyKey,
@@ -45,6 +46,7 @@ function renderKey(namespace: string, key: Uint8Array): string {
   }
   if (namespace === 'node_tombstones') return "''";
   if (namespace.endsWith('_props')) {
+    if (key[0] !== BAG_KEY_MARKER) return `legacy:${Buffer.from(key).toString('utf8')}`; // the old shared-bag layout
     const { direction, name } = decodeBagPropertyKey(key);
     return `${directionName(direction)}:${name}`;
   }
