@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultEdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
 import type { EdgeMutation } from '../schemas/generated/EdgeMutation.ts';
 import { applyLww, modelKey } from '../test/support/model/applyLww.ts';
+import { followsMutation } from '../test/support/model/followsMutation.ts';
 import { createFanOutHarness } from '../test/support/model/createFanOutHarness.ts';
 import { createEdgeReader, type EdgeReaderOptions } from './createEdgeReader.ts';
 import { createStorePartitionReader } from './createStorePartitionReader.ts';
@@ -12,18 +13,7 @@ import { recordingPartitionReader } from './testing/recordingPartitionReader.ts'
 
 const config = defaultEdgestreamConfig(); // edge types follows, likes
 
-let seq = 0;
-const event = (op: EdgeMutation['op'], src: string, dst: string, time: bigint, more: Partial<EdgeMutation> = {}): EdgeMutation => ({
-  mutation_id: `m${++seq}`,
-  op,
-  edge_type: 'follows',
-  src,
-  dst,
-  event_time: time,
-  properties: {},
-  property_keys: [],
-  ...more,
-});
+const event = followsMutation;
 const add = (src: string, dst: string, time: bigint, more: Partial<EdgeMutation> = {}) => event('ADD_EDGE', src, dst, time, more);
 const remove = (src: string, dst: string, time: bigint, more: Partial<EdgeMutation> = {}) => event('REMOVE_EDGE', src, dst, time, more);
 

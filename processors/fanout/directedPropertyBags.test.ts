@@ -3,6 +3,7 @@ import { defaultEdgestreamConfig } from '../../schemas/config/edgestreamConfig.t
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import { createEdgeReader } from '../../reads/createEdgeReader.ts';
 import { createStorePartitionReader } from '../../reads/createStorePartitionReader.ts';
+import { followsMutation } from '../../test/support/model/followsMutation.ts';
 import { createFanOutHarness } from '../../test/support/model/createFanOutHarness.ts';
 
 /**
@@ -13,18 +14,7 @@ import { createFanOutHarness } from '../../test/support/model/createFanOutHarnes
  */
 const config = defaultEdgestreamConfig(); // follows, likes: directed
 
-let seq = 0;
-const event = (op: EdgeMutation['op'], src: string, dst: string, time: bigint, more: Partial<EdgeMutation> = {}): EdgeMutation => ({
-  mutation_id: `m${++seq}`,
-  op,
-  edge_type: 'follows',
-  src,
-  dst,
-  event_time: time,
-  properties: {},
-  property_keys: [],
-  ...more,
-});
+const event = followsMutation;
 
 async function bagsAfter(events: readonly EdgeMutation[]) {
   const harness = createFanOutHarness(config);
