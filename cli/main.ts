@@ -10,10 +10,12 @@ import { demoCommand } from './commands/demo.ts';
 import { dlqCommand } from './commands/dlq.ts';
 import { initCommand } from './commands/init.ts';
 import { lagCommand } from './commands/lag.ts';
+import { migrateBagsCommand } from './commands/migrateBags.ts';
 import { produceCommand } from './commands/produce.ts';
 import { registerReadCommands } from './commands/readCommands.ts';
 import { replayCommand } from './commands/replay.ts';
 import { runCommand } from './commands/run.ts';
+import { edgeMutationEventTime } from './kafka/edgeMutationEventTime.ts';
 import { smokeCommand } from './commands/smoke.ts';
 import { withCommandContext, type GlobalFlags } from './commandContext.ts';
 
@@ -110,8 +112,21 @@ rangeOptions(
     .description('re-publish a range of the input topic, the DLQ (--dlq) or any topic (--topic) into the input topic; safe: processing is idempotent')
     .option('--dlq', 'replay the dead-letter queue', false)
     .option('--topic <name>', 'replay from this topic')
-    .option('--dry-run', 'only count what would be replayed', false),
-).action((o: Parameters<typeof replayCommand>[2]) => withCommandContext(globals(), async (ctx) => void (await replayCommand(ctx.kafka, ctx.config, o))));
+    .option('--dry-run', 'only count what would be replayed', false)
+    .option('--force', 'replay even events older than the resurrection horizon (config retention), with a warning', false),
+).action((o: Parameters<typeof replayCommand>[2]) =>
+  withCommandContext(globals(), async (ctx) => void (await replayCommand(ctx.kafka, ctx.config, o, edgeMutationEventTime(createAvroSerde({ registry: ctx.registry }))))),
+);
+
+program
+  .command('migrate-bags')
+  .description('one-time: move property bags of the old shared-bag layout into per-direction bags (docs/architecture.md §5); safe to repeat')
+  .action(() =>
+    withCommandContext(globals(), async (ctx) => {
+      const { partitions, moved } = await migrateBagsCommand(ctx.endpoints, ctx.config, await ctx.store());
+      console.log(`migrated ${moved} old-layout propert${moved === 1 ? 'y' : 'ies'} in ${partitions} partition(s)`);
+    }),
+  );
 
 rangeOptions(
   program

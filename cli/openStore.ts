@@ -14,5 +14,7 @@ export function openStore(endpoints: StackEndpoints, config: EdgestreamConfig): 
     namespaces: edgestreamNamespaces(config),
     // Partition groups of one chunk's mutateMany written at once (the store's own default is 16).
     mutationConcurrency: config.runtime.writeConcurrency,
+    // Tombstones live this long; replay's resurrection horizon is derived from it (config retention).
+    tableOptions: { gcGraceSeconds: config.retention.gcGraceSeconds },
   });
 }

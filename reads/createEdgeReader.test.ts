@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultEdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
 import type { EdgeMutation } from '../schemas/generated/EdgeMutation.ts';
 import { applyLww, modelKey } from '../test/support/model/applyLww.ts';
+import { followsMutation } from '../test/support/model/followsMutation.ts';
 import { createFanOutHarness } from '../test/support/model/createFanOutHarness.ts';
 import { createEdgeReader, type EdgeReaderOptions } from './createEdgeReader.ts';
 import { createStorePartitionReader } from './createStorePartitionReader.ts';
@@ -12,18 +13,7 @@ import { recordingPartitionReader } from './testing/recordingPartitionReader.ts'
 
 const config = defaultEdgestreamConfig(); // edge types follows, likes
 
-let seq = 0;
-const event = (op: EdgeMutation['op'], src: string, dst: string, time: bigint, more: Partial<EdgeMutation> = {}): EdgeMutation => ({
-  mutation_id: `m${++seq}`,
-  op,
-  edge_type: 'follows',
-  src,
-  dst,
-  event_time: time,
-  properties: {},
-  property_keys: [],
-  ...more,
-});
+const event = followsMutation;
 const add = (src: string, dst: string, time: bigint, more: Partial<EdgeMutation> = {}) => event('ADD_EDGE', src, dst, time, more);
 const remove = (src: string, dst: string, time: bigint, more: Partial<EdgeMutation> = {}) => event('REMOVE_EDGE', src, dst, time, more);
 
@@ -234,22 +224,26 @@ describe('createEdgeReader: props', () => {
     event('SET_PROPERTIES', 'b', 'a', 11n, { properties: { muted: true, raw: Buffer.from([1, 2]) } }),
   ];
 
-  it('without keys pages the whole bag, shared by a→b and b→a', async () => {
-    const { reader } = await setup(events, { maxPageCells: 2 });
-    const expected = { muted: true, note: 'hi', raw: Buffer.from([1, 2]), since: 2020n, weight: 0.5 };
-    expect(await reader.props('follows', 'a', 'b')).toEqual(expected);
-    expect(await reader.props('follows', 'b', 'a')).toEqual(expected);
-    expect(await reader.props('likes', 'a', 'b')).toEqual({});
+  it('without keys pages the whole bag of that direction: a→b and b→a of a directed type have their own', async () => {
+    for (const maxPageCells of [1, 2, 100]) {
+      const { reader } = await setup(events, { maxPageCells });
+      expect(await reader.props('follows', 'a', 'b')).toEqual({ note: 'hi', since: 2020n, weight: 0.5 });
+      expect(await reader.props('follows', 'b', 'a')).toEqual({ muted: true, raw: Buffer.from([1, 2]) });
+      expect(await reader.props('likes', 'a', 'b')).toEqual({});
+    }
   });
 
   it('with keys reads only the requested cells (key pushdown) and leaves absent ones out', async () => {
     const { reader, recording, samples } = await setup(events);
     expect(await reader.props('follows', 'a', 'b', ['since', 'missing', 'since'])).toEqual({ since: 2020n });
     expect(recording.calls.map((c) => [c.kind, c.namespace, c.id, Buffer.from(c.key!).toString()])).toEqual([
-      ['get', 'follows_props', 'a\u0000b', 'since'],
-      ['get', 'follows_props', 'a\u0000b', 'missing'],
+      ['get', 'follows_props', 'a\u0000b', '\u0000\u0001since'], // a→b: the forward bag of partition a␀b
+      ['get', 'follows_props', 'a\u0000b', '\u0000\u0001missing'],
     ]);
-    expect(samples).toEqual([{ namespace: 'follows_props', id: 'a\u0000b', sample: { bytesRead: 'since'.length + 9, rowsRead: 1, rowsReturned: 1 } }]);
+    expect(samples).toEqual([{ namespace: 'follows_props', id: 'a\u0000b', sample: { bytesRead: 2 + 'since'.length + 9, rowsRead: 1, rowsReturned: 1 } }]);
+    recording.calls.length = 0;
+    expect(await reader.props('follows', 'b', 'a', ['raw'])).toEqual({ raw: Buffer.from([1, 2]) });
+    expect(recording.calls.map((c) => [c.id, Buffer.from(c.key!).toString()])).toEqual([['a\u0000b', '\u0000\u0002raw']]);
   });
 
   it('serves requested keys, absent ones too, from the read-aside cache until the ttl passes', async () => {
@@ -266,9 +260,9 @@ describe('createEdgeReader: props', () => {
 
   it('hands out fresh values on every hit, so a caller changing one cannot change the cache', async () => {
     const { reader } = await setup(events);
-    const first = await reader.props('follows', 'a', 'b', ['raw']);
+    const first = await reader.props('follows', 'b', 'a', ['raw']);
     (first['raw'] as Buffer)[0] = 99;
-    expect(await reader.props('follows', 'a', 'b', ['raw'])).toEqual({ raw: Buffer.from([1, 2]) });
+    expect(await reader.props('follows', 'b', 'a', ['raw'])).toEqual({ raw: Buffer.from([1, 2]) });
   });
 });
 

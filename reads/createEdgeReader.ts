@@ -4,6 +4,7 @@ import {
   decodeDegreeCount,
   decodeLinkValue,
   DEGREES_NAMESPACE,
+  edgePropertyBag,
   encodeDegreesKey,
   encodeVertexKey,
   forwardLinkNamespace,
@@ -60,6 +61,7 @@ export interface EdgeReaderOptions {
  */
 export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
   const { config } = opts;
+  const symmetricTypes = new Set(config.edgeTypes.filter((t) => t.symmetric).map((t) => t.name));
   const base: ReadContext = {
     partitions: opts.partitions,
     counters: opts.counters ?? NO_READ_COUNTERS,
@@ -101,8 +103,9 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
         checkEdgeType(config, type);
         checkVertex(config, src, 'src');
         checkVertex(config, dst, 'dst');
-        if (keys === undefined) return readPropertyBag(ctx, type, src, dst);
-        return readRequestedProperties(ctx, propsCache, type, src, dst, checkPropertyKeys(config, keys));
+        const bag = edgePropertyBag(type, src, dst, symmetricTypes.has(type));
+        if (keys === undefined) return readPropertyBag(ctx, bag);
+        return readRequestedProperties(ctx, propsCache, bag, checkPropertyKeys(config, keys));
       }),
     count: (type, vertex, direction) =>
       observed('count', async (ctx) => {

@@ -1,4 +1,12 @@
-import { decodePropertyNameKey, decodePropertyValue, edgePropsId, edgePropsNamespace, encodePropertyNameKey, type PropertyValue } from '../sinks/namespaces/index.ts';
+import {
+  decodeBagPropertyKey,
+  decodePropertyValue,
+  encodeBagPropertyKey,
+  isBagKey,
+  keyBeforeBag,
+  type EdgePropertyBag,
+  type PropertyValue,
+} from '../sinks/namespaces/index.ts';
 import type { BoundedTtlCache } from '../sinks/caches/createBoundedTtlCache.ts';
 import { getMany, sampleOf, type ReadContext } from './ReadContext.ts';
 
@@ -11,14 +19,11 @@ import { getMany, sampleOf, type ReadContext } from './ReadContext.ts';
 export async function readRequestedProperties(
   ctx: ReadContext,
   cache: BoundedTtlCache<Uint8Array | undefined>,
-  type: string,
-  src: string,
-  dst: string,
+  bag: EdgePropertyBag,
   names: readonly string[],
 ): Promise<Record<string, PropertyValue>> {
-  const namespace = edgePropsNamespace(type);
-  const id = edgePropsId(src, dst);
-  const cacheKey = (name: string) => `${namespace}\u0000${id}\u0000${name}`;
+  const { namespace, id } = bag;
+  const cacheKey = (name: string) => `${namespace}\u0000${id}\u0000${bag.prefix.join('.')}\u0000${name}`;
   const found = new Map<string, Uint8Array | undefined>();
   const misses: string[] = [];
   for (const name of names) {
@@ -28,7 +33,7 @@ export async function readRequestedProperties(
   }
   ctx.observer.propertyCache(names.length, names.length - misses.length);
   if (misses.length > 0) {
-    const cells = await getMany(ctx, namespace, id, misses.map(encodePropertyNameKey));
+    const cells = await getMany(ctx, namespace, id, misses.map((name) => encodeBagPropertyKey(bag, name)));
     ctx.counters.record(namespace, id, sampleOf(cells, cells.filter((c) => c !== undefined).length));
     misses.forEach((name, i) => {
       const value = cells[i]?.value;
@@ -44,16 +49,23 @@ export async function readRequestedProperties(
   return Object.fromEntries(result);
 }
 
-/** The whole bag `T_props[edgePropsId(src, dst)]`, paged; never cached (a bag has no bounded key set to invalidate). */
-export async function readPropertyBag(ctx: ReadContext, type: string, src: string, dst: string): Promise<Record<string, PropertyValue>> {
-  const namespace = edgePropsNamespace(type);
-  const id = edgePropsId(src, dst);
+/**
+ * The whole bag: its key range of the vertex pair's partition, paged from just
+ * below the bag's prefix until a key leaves it (the last page may read up to a
+ * page of the next direction's cells); never cached (a bag has no bounded key
+ * set to invalidate).
+ */
+export async function readPropertyBag(ctx: ReadContext, bag: EdgePropertyBag): Promise<Record<string, PropertyValue>> {
+  const { namespace, id } = bag;
   const result: [string, PropertyValue][] = [];
-  let after: Uint8Array | undefined;
+  let after = keyBeforeBag(bag);
   for (;;) {
-    const page = await ctx.partitions.page(namespace, id, { limit: ctx.maxPageCells, ...(after === undefined ? {} : { after }) });
+    const page = await ctx.partitions.page(namespace, id, { limit: ctx.maxPageCells, after });
     ctx.counters.record(namespace, id, sampleOf(page.cells, page.cells.length));
-    for (const cell of page.cells) result.push([decodePropertyNameKey(cell.key), decodePropertyValue(cell.value)]);
+    for (const cell of page.cells) {
+      if (!isBagKey(bag, cell.key)) return Object.fromEntries(result);
+      result.push([decodeBagPropertyKey(cell.key).name, decodePropertyValue(cell.value)]);
+    }
     if (page.exhausted) return Object.fromEntries(result);
     if (page.cells.length === 0) throw new Error(`PartitionReader returned an empty page of ${namespace}[${id}] that is not exhausted`);
     after = page.cells[page.cells.length - 1]!.key;

@@ -14,7 +14,8 @@ export interface CascadeOptions {
  * the node removal's event time and oriented so `src` is the edge's source:
  *
  * - REMOVE_PROPERTIES with no keys (clear the bag) for **every** link cell,
- *   ACTIVE or REMOVED: a removed link's bag keeps its properties (REMOVE_EDGE
+ *   ACTIVE or REMOVED, oriented like the link so the fan-out clears that
+ *   direction's bag only (the shared one of a symmetric type): a removed link's bag keeps its properties (REMOVE_EDGE
  *   does not touch them), and a link re-added after the removal still needs
  *   the bag cleared up to the removal's time.
  * - REMOVE_EDGE for every link cell whose time is <= the removal's: ACTIVE

@@ -9,7 +9,8 @@ import { clearPartition } from '../contract/ClearingMutation.ts';
 export interface WriteBatch {
   put(namespace: string, id: string, writeTime: bigint, key: Uint8Array, value: Uint8Array): void;
   delete(namespace: string, id: string, writeTime: bigint, key: Uint8Array): void;
-  clear(namespace: string, id: string, writeTime: bigint): void;
+  /** Clears the partition, or only its keys starting with `prefix`, at `writeTime`. */
+  clear(namespace: string, id: string, writeTime: bigint, prefix?: Uint8Array): void;
   mutations(): Mutation[];
 }
 
@@ -23,9 +24,9 @@ interface Group {
 
 export function createWriteBatch(): WriteBatch {
   const ordered: (Group | Mutation)[] = [];
-  // Per partition, its groups and clears by write time (an event touches few times per partition).
+  // Per partition, its groups by write time (an event touches few times per partition); clears deduplicated by partition, time and prefix.
   const groups = new Map<string, Group[]>();
-  const clears = new Map<string, bigint[]>();
+  const clears = new Set<string>();
   const groupOf = (namespace: string, id: string, writeTime: bigint): Group => {
     const partition = `${namespace}\u0000${id}`;
     let same = groups.get(partition);
@@ -40,13 +41,11 @@ export function createWriteBatch(): WriteBatch {
   return {
     put: (namespace, id, writeTime, key, value) => void groupOf(namespace, id, writeTime).additions.push({ key, value }),
     delete: (namespace, id, writeTime, key) => void groupOf(namespace, id, writeTime).deletions.push(key),
-    clear(namespace, id, writeTime) {
-      const partition = `${namespace}\u0000${id}`;
-      let times = clears.get(partition);
-      if (times === undefined) clears.set(partition, (times = []));
-      if (times.includes(writeTime)) return;
-      times.push(writeTime);
-      ordered.push(clearPartition(namespace, id, writeTime));
+    clear(namespace, id, writeTime, prefix) {
+      const clearKey = `${namespace}\u0000${id}\u0000${writeTime}\u0000${prefix === undefined ? '' : Buffer.from(prefix).toString('hex')}`;
+      if (clears.has(clearKey)) return;
+      clears.add(clearKey);
+      ordered.push(clearPartition(namespace, id, writeTime, prefix));
     },
     mutations: () => ordered.map((m) => Object.freeze({ ...m })),
   };

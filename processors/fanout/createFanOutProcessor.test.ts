@@ -14,7 +14,7 @@ import { renderMutations } from '../../test/support/model/renderMutation.ts';
 import type { ProcessorOutput } from '../contract/EventProcessor.ts';
 import { createFanOutProcessor } from './createFanOutProcessor.ts';
 
-const fanOut = createFanOutProcessor({ edgeTypes: [{ name: 'follows' }, { name: 'likes' }] });
+const fanOut = createFanOutProcessor({ edgeTypes: [{ name: 'follows' }, { name: 'likes' }, { name: 'friends', symmetric: true }] });
 const ctx = { wallClockMicros: 777n };
 
 const event = (e: Partial<EdgeMutation>): EdgeMutation => ({
@@ -70,13 +70,13 @@ describe('fan-out: event → exact writes', () => {
         'follows_in[bob] @100 put alice = ACTIVE@100 m1',
         'follows_out_recent[alice] @100 put (100,bob) = m1',
         'follows_in_recent[bob] @100 put (100,alice) = m1',
-        'follows_props[alice␀bob] @100 put since = 2020n',
-        'follows_props[alice␀bob] @100 put weight = 1.5',
+        'follows_props[alice␀bob] @100 put fwd:since = 2020n',
+        'follows_props[alice␀bob] @100 put fwd:weight = 1.5',
       ],
       marks('follows', 'alice', 'bob'),
     ],
     [
-      'reverse link swaps endpoints; the props bag id does not',
+      'reverse link swaps endpoints; the props partition id does not, the bag is its backward one',
       event({ src: 'bob', dst: 'alice', properties: { close: true } }),
       {},
       [
@@ -84,7 +84,7 @@ describe('fan-out: event → exact writes', () => {
         'follows_in[alice] @100 put bob = ACTIVE@100 m1',
         'follows_out_recent[bob] @100 put (100,alice) = m1',
         'follows_in_recent[alice] @100 put (100,bob) = m1',
-        'follows_props[alice␀bob] @100 put close = true',
+        'follows_props[alice␀bob] @100 put bwd:close = true',
       ],
       marks('follows', 'bob', 'alice'),
     ],
@@ -140,7 +140,7 @@ describe('fan-out: event → exact writes', () => {
       [
         'follows_out[alice] @150 put bob = REMOVED@150 rm-bob',
         'follows_in[bob] @150 put alice = REMOVED@150 rm-bob',
-        'follows_props[alice␀bob] @150 clear',
+        'follows_props[alice␀bob] @150 clear fwd',
       ],
       marks('follows', 'alice', 'bob'),
     ],
@@ -151,7 +151,7 @@ describe('fan-out: event → exact writes', () => {
       [
         'follows_out[alice] @100 put bob = REMOVED@100 rm-alice',
         'follows_in[bob] @100 put alice = REMOVED@100 rm-alice',
-        'follows_props[alice␀bob] @100 clear',
+        'follows_props[alice␀bob] @100 clear fwd',
       ],
       marks('follows', 'alice', 'bob'),
     ],
@@ -164,8 +164,8 @@ describe('fan-out: event → exact writes', () => {
         'follows_in[bob] @100 put alice = ACTIVE@100 m1',
         'follows_out_recent[alice] @100 put (100,bob) = m1',
         'follows_in_recent[bob] @100 put (100,alice) = m1',
-        'follows_props[alice␀bob] @100 put since = 1n',
-        'follows_props[alice␀bob] @50 clear',
+        'follows_props[alice␀bob] @100 put fwd:since = 1n',
+        'follows_props[alice␀bob] @50 clear fwd',
       ],
       marks('follows', 'alice', 'bob'),
     ],
@@ -178,7 +178,7 @@ describe('fan-out: event → exact writes', () => {
         'follows_in[bob] @150 put alice = REMOVED@150 rm-alice',
         'follows_out_recent[alice] @150 del (120,bob)',
         'follows_in_recent[bob] @150 del (120,alice)',
-        'follows_props[alice␀bob] @150 clear',
+        'follows_props[alice␀bob] @150 clear fwd',
       ],
       marks('follows', 'alice', 'bob'),
     ],
@@ -189,7 +189,7 @@ describe('fan-out: event → exact writes', () => {
       [
         'follows_out[alice] @100 put bob = REMOVED@100 z-remove',
         'follows_in[bob] @100 put alice = REMOVED@100 z-remove',
-        'follows_props[alice␀bob] @100 clear',
+        'follows_props[alice␀bob] @100 clear fwd',
       ],
       marks('follows', 'alice', 'bob'),
     ],
@@ -200,13 +200,13 @@ describe('fan-out: event → exact writes', () => {
       [
         'follows_out[alice] @150 put bob = REMOVED@150 rm-bob',
         'follows_in[bob] @150 put alice = REMOVED@150 rm-bob',
-        'follows_props[alice␀bob] @120 clear',
-        'follows_props[alice␀bob] @150 clear',
+        'follows_props[alice␀bob] @120 clear fwd',
+        'follows_props[alice␀bob] @150 clear fwd',
       ],
       marks('follows', 'alice', 'bob'),
     ],
     [
-      'a self-loop is an ordinary edge with one bag v␀v',
+      'a self-loop is an ordinary edge with one bag, the forward one of v␀v',
       event({ src: 'v', dst: 'v', properties: { self: 'yes' } }),
       { tombstones: { v: { time: 10n, mutationId: 'rm-v' } } },
       [
@@ -214,8 +214,8 @@ describe('fan-out: event → exact writes', () => {
         'follows_in[v] @100 put v = ACTIVE@100 m1',
         'follows_out_recent[v] @100 put (100,v) = m1',
         'follows_in_recent[v] @100 put (100,v) = m1',
-        'follows_props[v␀v] @100 put self = "yes"',
-        'follows_props[v␀v] @10 clear',
+        'follows_props[v␀v] @100 put fwd:self = "yes"',
+        'follows_props[v␀v] @10 clear fwd',
       ],
       marks('follows', 'v', 'v'),
     ],
@@ -223,21 +223,35 @@ describe('fan-out: event → exact writes', () => {
       'SET_PROPERTIES writes one props row per property and nothing else',
       event({ op: 'SET_PROPERTIES', properties: { b: null, a: Buffer.from([0xca, 0xfe]) } }),
       { tombstones: { bob: { time: 150n, mutationId: 'rm-bob' } } },
-      ['follows_props[alice␀bob] @100 put a = 0xcafe', 'follows_props[alice␀bob] @100 put b = null'],
+      ['follows_props[alice␀bob] @100 put fwd:a = 0xcafe', 'follows_props[alice␀bob] @100 put fwd:b = null'],
       [],
     ],
     [
       'REMOVE_PROPERTIES writes a tombstone per named key (sorted, duplicates once)',
       event({ op: 'REMOVE_PROPERTIES', property_keys: ['since', 'close', 'since'] }),
       {},
-      ['follows_props[alice␀bob] @100 del close', 'follows_props[alice␀bob] @100 del since'],
+      ['follows_props[alice␀bob] @100 del fwd:close', 'follows_props[alice␀bob] @100 del fwd:since'],
       [],
     ],
     [
       'REMOVE_PROPERTIES with no keys clears the bag',
       event({ op: 'REMOVE_PROPERTIES' }),
       {},
-      ['follows_props[alice␀bob] @100 clear'],
+      ['follows_props[alice␀bob] @100 clear fwd'],
+      [],
+    ],
+    [
+      'a symmetric type writes and clears one bag for both directions',
+      event({ op: 'SET_PROPERTIES', edge_type: 'friends', src: 'bob', dst: 'alice', properties: { since: 1n } }),
+      {},
+      ['friends_props[alice␀bob] @100 put sym:since = 1n'],
+      [],
+    ],
+    [
+      'a clear of a symmetric type clears the shared bag, from either side',
+      event({ op: 'REMOVE_PROPERTIES', edge_type: 'friends', src: 'bob', dst: 'alice' }),
+      {},
+      ['friends_props[alice␀bob] @100 clear sym'],
       [],
     ],
     [

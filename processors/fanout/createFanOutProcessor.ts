@@ -8,7 +8,8 @@ import { propertyOpWrites } from './propertyOpWrites.ts';
 import { createWriteBatch } from './WriteBatch.ts';
 
 export interface FanOutConfig {
-  readonly edgeTypes: readonly { readonly name: string }[];
+  /** `symmetric` (default false): one property bag for both directions (config `edgeTypes[].symmetric`). */
+  readonly edgeTypes: readonly { readonly name: string; readonly symmetric?: boolean }[];
 }
 
 /**
@@ -18,8 +19,8 @@ export interface FanOutConfig {
  * plus degree_dirty follow-ups for link ops. No emits: the REMOVE_NODE
  * cascade is a separate runner (processors/cascade).
  *
- * `writes` may contain ClearingMutations (`clear: true`), which the runtime
- * must execute as partition clears (see contract/ClearingMutation.ts).
+ * `writes` may contain ClearingMutations (`clear: true`, with the bag's key
+ * prefix as `clearPrefix`), executed natively by `mutateMany`.
  *
  * Pure and deterministic in (event, reads, ctx); the wall clock only enters
  * REMOVE_NODE's tombstone value. Throws on an edge type the config does not
@@ -27,6 +28,7 @@ export interface FanOutConfig {
  */
 export function createFanOutProcessor(config: FanOutConfig): EventProcessor<EdgeMutation> {
   const edgeTypes = new Set(config.edgeTypes.map((t) => t.name));
+  const symmetricTypes = new Set(config.edgeTypes.filter((t) => t.symmetric === true).map((t) => t.name));
   return {
     name: 'fan-out',
     reads: fanOutReads,
@@ -38,11 +40,11 @@ export function createFanOutProcessor(config: FanOutConfig): EventProcessor<Edge
       switch (event.op) {
         case EdgeOp.ADD_EDGE:
         case EdgeOp.REMOVE_EDGE:
-          linkOpWrites(event, reads, batch);
+          linkOpWrites(event, reads, symmetricTypes.has(event.edge_type), batch);
           return { writes: batch.mutations(), followUps: degreeDirtyFollowUps(event), emits: [] };
         case EdgeOp.SET_PROPERTIES:
         case EdgeOp.REMOVE_PROPERTIES:
-          propertyOpWrites(event, batch);
+          propertyOpWrites(event, symmetricTypes.has(event.edge_type), batch);
           return { writes: batch.mutations(), followUps: [], emits: [] };
         case EdgeOp.REMOVE_NODE:
           nodeRemovalWrites(event, ctx.wallClockMicros, batch);

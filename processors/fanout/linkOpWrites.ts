@@ -1,7 +1,6 @@
 import {
   decodeLinkValue,
-  edgePropsId,
-  edgePropsNamespace,
+  edgePropertyBag,
   encodeLinkValue,
   encodeRecentKey,
   encodeVertexKey,
@@ -29,12 +28,13 @@ import type { WriteBatch } from './WriteBatch.ts';
  * removal becomes "REMOVED at the removal's time", byte-identical to what the
  * cascade writes for the same edge, whatever the arrival order.
  *
- * Every visible tombstone also clears the edge's property bag at its time,
+ * Every visible tombstone also clears the edge's property bag (this
+ * direction's, for a directed type) at its time,
  * even one older than the op: a link op that lands after the cascade paged
  * the node's links (a re-add newer than the removal) must still clear the
  * properties the removal covered, which only it can do.
  */
-export function linkOpWrites(event: EdgeMutation, reads: ReadResults, batch: WriteBatch): void {
+export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric: boolean, batch: WriteBatch): void {
   const { edge_type: type, src, dst, event_time: time } = event;
   const adding = event.op === EdgeOp.ADD_EDGE;
   const own: LinkValue = { state: adding ? LinkState.ACTIVE : LinkState.REMOVED, time, mutationId: event.mutation_id };
@@ -42,6 +42,7 @@ export function linkOpWrites(event: EdgeMutation, reads: ReadResults, batch: Wri
   const removals = tombstones.map((t): LinkValue => ({ state: LinkState.REMOVED, time: t.time, mutationId: t.mutationId }));
   const link = winningLinkValue([own, ...removals]);
 
+  const bag = edgePropertyBag(type, src, dst, symmetric);
   const linkBytes = encodeLinkValue(link);
   batch.put(forwardLinkNamespace(type), src, link.time, encodeVertexKey(dst), linkBytes);
   batch.put(reverseLinkNamespace(type), dst, link.time, encodeVertexKey(src), linkBytes);
@@ -50,10 +51,10 @@ export function linkOpWrites(event: EdgeMutation, reads: ReadResults, batch: Wri
     const recentValue = Buffer.from(event.mutation_id, 'utf8');
     batch.put(forwardRecentNamespace(type), src, time, encodeRecentKey(time, dst), recentValue);
     batch.put(reverseRecentNamespace(type), dst, time, encodeRecentKey(time, src), recentValue);
-    for (const { key, value } of propertyAdditions(event.properties)) batch.put(edgePropsNamespace(type), edgePropsId(src, dst), time, key, value);
+    for (const { key, value } of propertyAdditions(bag, event.properties)) batch.put(bag.namespace, bag.id, time, key, value);
   }
   if (!adding) deleteSupersededRecentEntries(event, reads, link.time, batch);
-  for (const t of tombstones) batch.clear(edgePropsNamespace(type), edgePropsId(src, dst), t.time);
+  for (const t of tombstones) batch.clear(bag.namespace, bag.id, t.time, bag.prefix);
 }
 
 /**

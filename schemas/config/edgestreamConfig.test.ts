@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultEdgestreamConfig, directoryMaxStaleMs, parseEdgestreamConfig, repairSpanMs, splitMirrorBarrierMs } from './edgestreamConfig.ts';
+import { defaultEdgestreamConfig, directoryMaxStaleMs, parseEdgestreamConfig, repairSpanMs, resurrectionHorizonMs, splitMirrorBarrierMs } from './edgestreamConfig.ts';
 
 describe('parseEdgestreamConfig', () => {
   it('fills defaults', () => {
@@ -15,6 +15,21 @@ describe('parseEdgestreamConfig', () => {
     expect(() => parseEdgestreamConfig({ edgeTypes: [{ name: 'Follows' }] })).toThrow(/edgeTypes\.0\.name: must be a lowercase identifier/);
     expect(() => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime: { writeConcurrency: 0 } })).toThrow(/runtime\.writeConcurrency/);
     expect(() => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], bogus: 1 })).toThrow(/bogus/);
+  });
+
+  it('edge types are directed unless declared symmetric', () => {
+    const c = parseEdgestreamConfig({ edgeTypes: [{ name: 'follows' }, { name: 'friends', symmetric: true }] });
+    expect(c.edgeTypes).toEqual([{ name: 'follows', symmetric: false }, { name: 'friends', symmetric: true }]);
+    expect(() => parseEdgestreamConfig({ edgeTypes: [{ name: 'friends', symmetric: 'yes' }] })).toThrow(/edgeTypes\.0\.symmetric/);
+  });
+
+  it('derives the resurrection horizon from gc_grace_seconds and keeps topic retention within it', () => {
+    const cfg = (retention: Record<string, number>) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], retention });
+    expect(resurrectionHorizonMs(defaultEdgestreamConfig())).toBe(9 * 86_400_000); // 10 days − 1 day
+    expect(resurrectionHorizonMs(cfg({ gcGraceSeconds: 7_200, replaySafetyMarginSeconds: 3_600, topicRetentionMs: 3_600_000 }))).toBe(3_600_000);
+    expect(() => cfg({ gcGraceSeconds: 86_400, replaySafetyMarginSeconds: 86_400 })).toThrow(/retention\.replaySafetyMarginSeconds: must be less than retention\.gcGraceSeconds/);
+    expect(() => cfg({ topicRetentionMs: 10 * 86_400_000 })).toThrow(/retention\.topicRetentionMs: must be at most the resurrection horizon.* = 777600000 ms/);
+    expect(() => cfg({ gcGraceSeconds: 60 })).toThrow(/retention\.gcGraceSeconds/);
   });
 
   it('rejects duplicate and double-underscore edge types', () => {

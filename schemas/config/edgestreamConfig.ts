@@ -13,6 +13,12 @@ export const EDGE_TYPE_PATTERN = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 const edgeTypeSchema = z.strictObject({
   /** fixed. e.g. "follows". */
   name: z.string().max(30).regex(EDGE_TYPE_PATTERN, 'must be a lowercase identifier like "follows" (letters, digits, single underscores)'),
+  /**
+   * fixed. True for a relation with one property bag shared by a→b and b→a ("friends");
+   * false (default) for a directed one ("follows"), whose two directions keep separate bags.
+   * Changing it changes where bags live: re-materialise by replay (docs/architecture.md §5).
+   */
+  symmetric: z.boolean().default(false),
 });
 
 /** Default `limits.maxRecordBytes`: the broker's default `message.max.bytes` is about this too. */
@@ -153,6 +159,40 @@ const wideSchema = z.strictObject({
   verifySettleMs: z.int().min(0).default(5_000),
 });
 
+const DAY_MS = 86_400_000;
+
+/**
+ * Retention (docs/architecture.md §5 "Retention"): how long deletions are remembered and
+ * how long records stay replayable. Cassandra purges a tombstone (a property delete or bag
+ * clear, a `*_recent` delete) `gcGraceSeconds` after it was written; an event replayed after
+ * that, older than the deletion, comes back. The resurrection horizon
+ * `gcGraceSeconds − replaySafetyMarginSeconds` is how old an event_time `edgestream replay`
+ * accepts without `--force`; the input and repair topics keep records no longer than it, so
+ * whatever the topics still hold can be replayed safely.
+ */
+const retentionSchema = z
+  .strictObject({
+    /** fixed per table (set at creation: `ALTER TABLE` to change). Cassandra `gc_grace_seconds` of every namespace but the resurrection-safe ones (0). */
+    gcGraceSeconds: z.int().min(3_600).max(2 ** 31 - 1).default(864_000),
+    /** tunable. Subtracted from gcGraceSeconds for clock skew between producers and Cassandra and for events delayed in repair. */
+    replaySafetyMarginSeconds: z.int().min(0).default(86_400),
+    /** tunable (applied by `init` to new topics). retention.ms of the input and repair topics. */
+    topicRetentionMs: z.int().min(3_600_000).default(7 * DAY_MS),
+    /** tunable (applied by `init` to new topics). retention.ms of the dead-letter topics: read by people, so longer; replaying what is past the horizon needs --force. */
+    dlqRetentionMs: z.int().min(3_600_000).default(30 * DAY_MS),
+  })
+  .superRefine((r, ctx) => {
+    if (r.replaySafetyMarginSeconds >= r.gcGraceSeconds) {
+      ctx.addIssue({ code: 'custom', path: ['replaySafetyMarginSeconds'], message: `must be less than retention.gcGraceSeconds (${r.gcGraceSeconds}): the resurrection horizon is their difference` });
+    } else if (r.topicRetentionMs > (r.gcGraceSeconds - r.replaySafetyMarginSeconds) * 1000) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['topicRetentionMs'],
+        message: `must be at most the resurrection horizon, (retention.gcGraceSeconds − retention.replaySafetyMarginSeconds) × 1000 = ${(r.gcGraceSeconds - r.replaySafetyMarginSeconds) * 1000} ms, so that everything the input topic holds can be replayed without resurrecting deleted data`,
+      });
+    }
+  });
+
 export const edgestreamConfigSchema = z.strictObject({
   edgeTypes: z.array(edgeTypeSchema).min(1, 'declare at least one edge type').superRefine((types, ctx) => {
     const seen = new Set<string>();
@@ -166,11 +206,21 @@ export const edgestreamConfigSchema = z.strictObject({
   cassandra: cassandraSchema.default(cassandraSchema.parse({})),
   runtime: runtimeSchema.default(runtimeSchema.parse({})),
   wide: wideSchema.default(wideSchema.parse({})),
+  retention: retentionSchema.default(retentionSchema.parse({})),
 });
 
 /** Age past which a split directory is stale (writers fail closed, readers read the original). */
 export function directoryMaxStaleMs(config: Pick<EdgestreamConfig, 'wide'>): number {
   return config.wide.directoryMaxStaleRefreshes * config.wide.directoryRefreshMs;
+}
+
+/**
+ * How old (by event_time) a replayed event may be without `--force`: a deletion it could
+ * predate is younger than gc_grace_seconds minus the margin, so Cassandra still holds its
+ * tombstone and last-write-wins keeps it deleted.
+ */
+export function resurrectionHorizonMs(config: Pick<EdgestreamConfig, 'retention'>): number {
+  return (config.retention.gcGraceSeconds - config.retention.replaySafetyMarginSeconds) * 1000;
 }
 
 /**

@@ -108,5 +108,5 @@ function single(
   id: string,
   writes: { additions?: readonly TimedKeyValue[]; deletions?: readonly TimedKey[] },
 ): PartitionWrites {
-  return { namespace, id, clears: [], additions: writes.additions ?? [], deletions: writes.deletions ?? [], mutationIndexes: [0] };
+  return { namespace, id, clears: [], prefixClears: [], additions: writes.additions ?? [], deletions: writes.deletions ?? [], mutationIndexes: [0] };
 }

@@ -16,6 +16,8 @@ export interface NamespaceStatements {
   readonly deleteFrom: string;
   /** [writeTime, id, boundary]: every key < boundary. */
   readonly deleteBelow: string;
+  /** [writeTime, id, start, end]: every key in [start, end) (a range tombstone). */
+  readonly deleteRange: string;
   /** [writeTime, id] */
   readonly deletePartition: string;
   /** [id, key] → key, value, value_metadata, write_time */
@@ -53,6 +55,7 @@ export function namespaceStatements(keyspace: string, namespace: string): Namesp
     deleteRow: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key = ?`,
     deleteFrom: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key >= ?`,
     deleteBelow: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key < ?`,
+    deleteRange: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key >= ? AND key < ?`,
     deletePartition: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ?`,
     get: `SELECT ${CELL_COLUMNS} FROM ${t} WHERE id = ? AND key = ?`,
     getMany: `SELECT id, ${CELL_COLUMNS} FROM ${t} WHERE id IN ? AND key = ?`,

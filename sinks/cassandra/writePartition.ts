@@ -1,5 +1,6 @@
 import type { PartitionWrites, TimedKeyValue } from '../store/consolidateMutations.ts';
 import { mapBoundedOrThrow } from '../store/mapBounded.ts';
+import { prefixEnd } from '../store/prefixEnd.ts';
 import type { BoundStatement } from './cassandraSession.ts';
 import { encodeChunkMetadata } from './chunkMetadata.ts';
 import { digestOf, splitValue } from './chunkValue.ts';
@@ -28,8 +29,8 @@ export interface NamespaceGroup {
  * 2. the main rows, in unlogged batches of that one partition key (a chunked
  *    value's row holds an empty `value` and its chunk metadata), so a reader
  *    never follows metadata to chunks that are not written yet. Each group's
- *    clears (partition tombstones, times already lowered by
- *    `consolidateMutations`) come before its rows, so they share a batch with
+ *    clears (partition tombstones, and range tombstones for prefix clears;
+ *    times already lowered by `consolidateMutations`) come before its rows, so they share a batch with
  *    them; each statement keeps its own timestamp inside the batch,
  * 3. chunk collection: for each key, a partition delete of its chunk
  *    partition at T-1 after a put at T (chunks are written at their own
@@ -116,6 +117,10 @@ function addGroupStatements(
   const { statements: cql, settings } = ns;
   const id = group.id;
   for (const writeTime of group.clears) rows.push({ query: cql.deletePartition, params: [writeTime, id] });
+  for (const { prefix, writeTime } of group.prefixClears) {
+    const end = prefixEnd(prefix);
+    rows.push(end === undefined ? { query: cql.deleteFrom, params: [writeTime, id, asBuffer(prefix)] } : { query: cql.deleteRange, params: [writeTime, id, asBuffer(prefix), asBuffer(end)] });
+  }
   for (const d of group.deletions) rows.push({ query: cql.deleteRow, params: [d.writeTime, id, asBuffer(d.key)] });
   for (const a of group.additions) {
     if (settings.chunking && a.value.length > settings.maxInlineValueBytes) {

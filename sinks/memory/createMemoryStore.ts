@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { consolidateMutations } from '../store/consolidateMutations.ts';
+import { prefixEnd } from '../store/prefixEnd.ts';
 import { cutPage, prefixSliceQuery, resolveSlice } from '../store/resolveSlice.ts';
 import { StoreError } from '../store/StoreError.ts';
 import { namespacesSchema, parseConfig, resolveNamespaces, valueLimitsSchema, type NamespaceSettings } from '../store/storeConfig.ts';
@@ -60,6 +61,10 @@ export function createMemoryStore(config: MemoryStoreConfig): TwoLevelMapStore {
         const partition = partitionOf(group.namespace, group.id);
         // A clear is a range tombstone over the whole key space (a Cassandra partition tombstone).
         for (const writeTime of group.clears) partition.deleteRange({ writeTime });
+        for (const { prefix, writeTime } of group.prefixClears) {
+          const to = prefixEnd(prefix);
+          partition.deleteRange({ from: prefix.slice(), ...(to === undefined ? {} : { to }), writeTime });
+        }
         for (const d of group.deletions) partition.write(d.key.slice(), { kind: 'tombstone', writeTime: d.writeTime });
         for (const a of group.additions) {
           partition.write(a.key.slice(), { kind: 'value', writeTime: a.writeTime, value: a.value.slice() });

@@ -15,7 +15,7 @@ export const reverseLinkNamespace = (edgeType: string): string => `${edgeType}_i
 export const forwardRecentNamespace = (edgeType: string): string => `${edgeType}_out_recent`;
 /** `T_in_recent`: partition dst, key invTime(time) ‖ src, value mutation id. */
 export const reverseRecentNamespace = (edgeType: string): string => `${edgeType}_in_recent`;
-/** `T_props`: partition edgePropsId(a, b), key property name, value typed property value. */
+/** `T_props`: partition edgePropsId(a, b), key 0x00 ‖ direction ‖ property name (edgePropertyBag), value typed property value. */
 export const edgePropsNamespace = (edgeType: string): string => `${edgeType}_props`;
 
 /** The link namespace holding `vertex`'s links in `direction` (`out`: vertex is the src). */

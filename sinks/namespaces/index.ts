@@ -47,6 +47,16 @@ export { LINK_VALUE_VERSION, LinkState, decodeLinkValue, encodeLinkValue, type L
 export { decodeVertexKey, encodeVertexKey } from './vertexKey.ts';
 export { MAX_TIME, decodeRecentKey, encodeRecentKey, invertTime } from './recentKey.ts';
 export { EDGE_ID_SEPARATOR, edgePropsId } from './edgePropsId.ts';
+export {
+  BAG_KEY_MARKER,
+  BagDirection,
+  decodeBagPropertyKey,
+  edgePropertyBag,
+  encodeBagPropertyKey,
+  isBagKey,
+  keyBeforeBag,
+  type EdgePropertyBag,
+} from './edgePropertyBag.ts';
 export { decodePropertyValue, encodePropertyValue, type PropertyValue } from './propertyValue.ts';
 export { decodePropertyNameKey, encodePropertyNameKey } from './propertyNameKey.ts';
 export {

@@ -114,6 +114,15 @@ export interface Mutation {
    * key at a later write time, like the chunks of rows removed by `keepNewest`.
    */
   readonly clear?: boolean;
+  /**
+   * With `clear`, narrows it to the keys that start with `clearPrefix`: one
+   * range tombstone over `[clearPrefix, prefixEnd(clearPrefix))` (Cassandra
+   * `DELETE ... WHERE id = ? AND key >= ? AND key < ?`) with the same time
+   * rules as a whole-partition clear; keys outside the prefix are untouched.
+   * Empty or absent: the whole partition. Invalid without `clear: true`.
+   * (Property bags: one partition per vertex pair, one prefix per direction.)
+   */
+  readonly clearPrefix?: Uint8Array;
   readonly deletions: readonly Uint8Array[];
   readonly additions: readonly KeyValue[];
 }

@@ -7,6 +7,12 @@ export interface TimedKey {
   readonly writeTime: bigint;
 }
 
+/** A clear of the keys starting with `prefix` (non-empty), hiding cells written at <= `writeTime`. */
+export interface PrefixClear {
+  readonly prefix: Uint8Array;
+  readonly writeTime: bigint;
+}
+
 export interface TimedKeyValue extends TimedKey {
   readonly value: Uint8Array;
 }
@@ -22,6 +28,11 @@ export interface PartitionWrites {
    * mutation itself also adds at T (see `Mutation.clear`).
    */
   readonly clears: readonly bigint[];
+  /**
+   * Range tombstones over the keys with a prefix (`Mutation.clearPrefix`), with
+   * the same time rules as `clears`; distinct, ordered by prefix then time.
+   */
+  readonly prefixClears: readonly PrefixClear[];
   /** Sorted by key, then write time. */
   readonly deletions: readonly TimedKey[];
   /** Sorted by key, then write time. */
@@ -80,18 +91,20 @@ function additionsOnly(m: Mutation, indexes: number[]): PartitionWrites {
     if (last === undefined || compareBytes(last.key, a.key) !== 0) additions.push(a);
     else if (compareBytes(a.value, last.value) > 0) additions[additions.length - 1] = a;
   }
-  return { namespace: m.namespace, id: m.id, clears: [], deletions: [], additions, mutationIndexes: indexes };
+  return { namespace: m.namespace, id: m.id, clears: [], prefixClears: [], deletions: [], additions, mutationIndexes: indexes };
 }
 
 function buildGroup(mutations: readonly Mutation[], indexes: number[]): PartitionWrites {
   const first = mutations[indexes[0] as number] as Mutation;
-  const group: GroupBuilder = { namespace: first.namespace, id: first.id, clears: new Set(), deletions: new Map(), additions: new Map(), indexes };
+  const group: GroupBuilder = { namespace: first.namespace, id: first.id, clears: new Set(), prefixClears: new Map(), deletions: new Map(), additions: new Map(), indexes };
   for (const index of indexes) {
     const m = mutations[index] as Mutation;
     const ownAdds = m.deletions.length === 0 ? undefined : new Set(m.additions.map(({ key }) => cellId(key, m.writeTime)));
     if (m.clear === true) {
       const at = m.additions.length > 0 ? m.writeTime - 1n : m.writeTime;
-      if (at >= 0n) group.clears.add(at);
+      const prefix = m.clearPrefix ?? new Uint8Array(0);
+      if (at >= 0n && prefix.length === 0) group.clears.add(at);
+      else if (at >= 0n) group.prefixClears.set(cellId(prefix, at), { prefix, writeTime: at });
     }
     for (const key of m.deletions) {
       const id = cellId(key, m.writeTime);
@@ -113,6 +126,7 @@ interface GroupBuilder {
   readonly id: string;
   /** Write times of the group's clears, already lowered to T-1 where their own mutation adds at T. */
   readonly clears: Set<bigint>;
+  readonly prefixClears: Map<string, PrefixClear>;
   readonly deletions: Map<string, TimedKey>;
   readonly additions: Map<string, TimedKeyValue>;
   readonly indexes: number[];
@@ -125,6 +139,7 @@ function finishGroup(g: GroupBuilder): PartitionWrites {
     namespace: g.namespace,
     id: g.id,
     clears: [...g.clears].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    prefixClears: [...g.prefixClears.values()].sort((a, b) => byKeyThenTime({ key: a.prefix, writeTime: a.writeTime }, { key: b.prefix, writeTime: b.writeTime })),
     deletions: [...g.deletions.values()].sort(byKeyThenTime),
     additions: additions.sort(byKeyThenTime),
     mutationIndexes: g.indexes,

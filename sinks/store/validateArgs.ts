@@ -61,6 +61,7 @@ export function assertMutation(
     readonly id: string;
     readonly writeTime: bigint;
     readonly clear?: boolean;
+    readonly clearPrefix?: Uint8Array;
     readonly deletions: readonly Uint8Array[];
     readonly additions: readonly { readonly key: Uint8Array; readonly value: Uint8Array }[];
   },
@@ -70,6 +71,10 @@ export function assertMutation(
   assertWriteTime(m.writeTime);
   if (m.clear !== undefined && typeof m.clear !== 'boolean') {
     throw new StoreError('invalid_argument', `a mutation's clear must be a boolean when present, got ${typeof m.clear}`);
+  }
+  if (m.clearPrefix !== undefined) {
+    if (m.clear !== true) throw new StoreError('invalid_argument', "a mutation's clearPrefix needs clear: true");
+    assertKey(m.clearPrefix);
   }
   if (!Array.isArray(m.deletions) || !Array.isArray(m.additions)) {
     throw new StoreError('invalid_argument', 'a mutation needs deletions and additions arrays');

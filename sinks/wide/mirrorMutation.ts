@@ -20,7 +20,7 @@ export function mirrorMutation(target: SplitTarget, mutation: Mutation): Mutatio
     namespace: target.splitNamespace,
     id: splitBucketId(target.partitionId, target.generation, b),
     writeTime: mutation.writeTime,
-    ...(mutation.clear ? { clear: true } : {}),
+    ...(mutation.clear ? { clear: true, ...(mutation.clearPrefix === undefined ? {} : { clearPrefix: mutation.clearPrefix }) } : {}),
     deletions: s.deletions,
     additions: s.additions,
   }));

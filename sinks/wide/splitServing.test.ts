@@ -5,6 +5,7 @@ import { StoreError, type Mutation, type TwoLevelMapStore } from '../store/index
 import { createSplitDirectory } from './createSplitDirectory.ts';
 import { createSplitMirroringStore } from './createSplitMirroringStore.ts';
 import { createWideRowRepository } from './wideRowRepository.ts';
+import { mirrorMutation } from './mirrorMutation.ts';
 
 const NS = [{ name: 'links', chunking: false }, { name: 'links_split', chunking: false }, { name: 'wide_rows', chunking: false }, { name: 'wide_row_checkpoints', chunking: false }];
 const record = (status: WideRowRecord['status']): WideRowRecord => ({
@@ -65,5 +66,13 @@ describe('split mirroring store', () => {
     const err = await createSplitMirroringStore(failing, { directory, namespaces: new Set(['links']) }).mutateMany([put('other', 1), put('celeb', 2)]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).failures.map((f) => f.mutationIndexes)).toEqual([[1]]);
+  });
+});
+
+describe('mirrorMutation', () => {
+  it('mirrors a prefix clear as the same prefix clear to every bucket (never widened to a partition clear)', () => {
+    const target = { splitNamespace: 'links_split', partitionId: 'celeb', generation: 3, layout: { strategy: 'hash' as const, buckets: 2 } };
+    const clear: Mutation = { namespace: 'links', id: 'celeb', writeTime: 7n, clear: true, clearPrefix: Uint8Array.of(0, 1), deletions: [], additions: [] };
+    expect(mirrorMutation(target, clear)).toEqual([0, 1].map((b) => ({ ...clear, namespace: 'links_split', id: splitBucketId('celeb', 3, b) })));
   });
 });

@@ -10,17 +10,14 @@ export interface TopicSpec {
   readonly configEntries: readonly { readonly name: string; readonly value: string }[];
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /**
- * Retention per role. The input and repair topics keep a week: long enough to
- * replay after an outage and to outlive the longest repair schedule
- * (`repairMaxAttempts · repairMaxBackoffMs` is minutes, not days). The DLQ keeps
- * a month, since a human reads it.
+ * Retention per role (config `retention`). The input and repair topics keep records
+ * no longer than the resurrection horizon, so anything they hold can be replayed
+ * safely; that is days, far longer than the longest repair schedule
+ * (`repairMaxAttempts · repairMaxBackoffMs` is minutes). The DLQ keeps longer,
+ * since a human reads it (replaying past the horizon needs `--force`).
  */
-const RETENTION_MS = { input: 7 * DAY_MS, repair: 7 * DAY_MS, dlq: 30 * DAY_MS } as const;
-
-type Role = keyof typeof RETENTION_MS;
+type Role = 'input' | 'repair' | 'dlq';
 
 /**
  * The topics of the write path, in creation order. The input and repair topics
@@ -30,6 +27,7 @@ type Role = keyof typeof RETENTION_MS;
  */
 export function topicSpecs(config: EdgestreamConfig): TopicSpec[] {
   const { prefix, partitions, replicationFactor } = config.topics;
+  const retentionMs = { input: config.retention.topicRetentionMs, repair: config.retention.topicRetentionMs, dlq: config.retention.dlqRetentionMs };
   const spec = (key: TopicKey, role: Role): TopicSpec => ({
     key,
     topic: topicName(prefix, key),
@@ -37,7 +35,7 @@ export function topicSpecs(config: EdgestreamConfig): TopicSpec[] {
     replicationFactor,
     configEntries: [
       { name: 'cleanup.policy', value: 'delete' },
-      { name: 'retention.ms', value: String(RETENTION_MS[role]) },
+      { name: 'retention.ms', value: String(retentionMs[role]) },
     ],
   });
   return [

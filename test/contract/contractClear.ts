@@ -149,6 +149,41 @@ export function describeClear(ctx: () => ContractContext): void {
       expect(await state(tiny, id)).toEqual(['01=09@7']);
     });
 
+    it('a prefix clear hides only the keys with that prefix written at or before its time, later arrivals included', async () => {
+      const { store, main, tiny } = ctx();
+      for (const ns of [main, tiny]) {
+        const id = freshId('clear-prefix');
+        await ns.put(id, Uint8Array.of(0, 1, 0x61), b(1), 10n); // inside 00 01
+        await ns.put(id, Uint8Array.of(0, 1), b(2), 10n); // the prefix itself
+        await ns.put(id, Uint8Array.of(0, 2, 0x61), b(3), 10n); // another prefix
+        await ns.put(id, Uint8Array.of(0, 0, 0xff), b(4), 10n); // just below it
+        await ns.put(id, Uint8Array.of(0, 1, 0x62), b(5), 30n); // newer than the clear
+        await store.mutateMany([{ ...clearOf(ns, id, 20n), clearPrefix: Uint8Array.of(0, 1) }]);
+        await ns.put(id, Uint8Array.of(0, 1, 0x63), b(6), 20n); // older-or-equal, arriving later: hidden
+        await ns.put(id, Uint8Array.of(0, 2, 0x63), b(7), 15n); // other prefix, arriving later: visible
+        expect(await state(ns, id), ns.namespace).toEqual(['0000ff=04@10', '000162=05@30', '000261=03@10', '000263=07@15']);
+      }
+    });
+
+    it('a prefix of 0xff bytes clears to the end of the partition', async () => {
+      const { store, main } = ctx();
+      const id = freshId('clear-prefix-ff');
+      await main.put(id, Uint8Array.of(0xfe, 1), b(1), 10n);
+      await main.put(id, Uint8Array.of(0xff), b(2), 10n);
+      await main.put(id, Uint8Array.of(0xff, 0xff, 3), b(3), 10n);
+      await store.mutateMany([{ ...clearOf(main, id, 10n), clearPrefix: Uint8Array.of(0xff) }]);
+      expect(await state(main, id)).toEqual(['fe01=01@10']);
+    });
+
+    it('a clearPrefix without clear: true rejects the whole call before anything is written', async () => {
+      const { store, main } = ctx();
+      const id = freshId('clear-prefix-invalid');
+      const bad: Mutation = { namespace: 'c_main', id, writeTime: 1n, clearPrefix: b(1), deletions: [], additions: [] };
+      const good: Mutation = { namespace: 'c_main', id, writeTime: 1n, deletions: [], additions: [{ key: b(1), value: b(1) }] };
+      await expectStoreError(() => store.mutateMany([good, bad]), 'invalid_argument');
+      expect(await main.get(id, b(1))).toBeUndefined();
+    });
+
     it('a clear that is not a boolean rejects the whole call before anything is written', async () => {
       const { store, main } = ctx();
       const id = freshId('clear-invalid');
@@ -158,11 +193,11 @@ export function describeClear(ctx: () => ContractContext): void {
       expect(await main.get(id, b(1))).toBeUndefined();
     });
 
-    it('random puts, deletes and clears in shuffled arrival orders converge to the last-write-wins model', async () => {
+    it('random puts, deletes, clears and prefix clears in shuffled arrival orders converge to the last-write-wins model', async () => {
       const { store, tiny, options } = ctx();
       const maxInline = tiny.features.maxInlineValueBytes;
       await fc.assert(
-        fc.asyncProperty(modelOpsArbitrary(Math.min(maxInline, TINY_INLINE_BYTES), { clears: true }), async (ops) => {
+        fc.asyncProperty(modelOpsArbitrary(Math.min(maxInline, TINY_INLINE_BYTES), { clears: true, prefixClears: true }), async (ops) => {
           const [sequential, concurrent] = [freshId('clear-model'), freshId('clear-model')];
           for (const op of [...ops].sort((x, y) => x.arrival - y.arrival)) await applyOp(store, tiny, sequential, op);
           await Promise.all([...ops].reverse().map((op) => applyOp(store, tiny, concurrent, op)));

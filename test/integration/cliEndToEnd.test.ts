@@ -126,4 +126,51 @@ describe('edgestream CLI, end to end', () => {
       expect(exit.code).toBe(0);
     }
   });
+
+  it('replay refuses events older than the resurrection horizon unless --force, which warns', { timeout: 180_000 }, async () => {
+    // Default retention: gc_grace_seconds 10 days − a 1-day margin = a 9-day horizon on event_time.
+    expect((await cli('--config', configFile, 'init')).code).toBe(0);
+    const kafka = new Kafka({ brokers: env['KAFKA_BROKERS']!.split(','), logLevel: logLevel.NOTHING });
+    const admin = kafka.admin();
+    await admin.connect();
+    const input = `${prefix}edge-mutations`;
+    const records = async () => (await admin.fetchTopicOffsets(input)).reduce((n, p) => n + Number(p.high), 0);
+    try {
+      const produce = async (name: string, lines: object[]) => {
+        const file = path.join(dir, name);
+        fs.writeFileSync(file, lines.map((o) => JSON.stringify(o)).join('\n'));
+        const r = await cli('--config', configFile, 'produce', '--file', file);
+        expect(r.code, r.stderr).toBe(0);
+      };
+      const since = Date.now();
+      const twentyDaysAgoMicros = String((Date.now() - 20 * 86_400_000) * 1000);
+      // Published now (a fresh Kafka timestamp), but its event_time is 20 days old, as a DLQ'd or replayed event's can be.
+      await produce('old.ndjson', [
+        { op: 'SET_PROPERTIES', type: 'follows', src: 'old', dst: 'bob', properties: { muted: true }, eventTime: twentyDaysAgoMicros },
+        { op: 'ADD_EDGE', type: 'follows', src: 'new', dst: 'bob' },
+      ]);
+      const before = await records();
+
+      const refused = await cli('--config', configFile, 'replay', '--from-time', String(since));
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/older than the resurrection horizon/);
+      expect(refused.stderr).toMatch(/retention\.gcGraceSeconds/);
+      expect(refused.stderr).toMatch(/--force/);
+      expect(await records()).toBe(before); // nothing was re-published
+
+      const forced = await cli('--config', configFile, 'replay', '--from-time', String(since), '--force');
+      expect(forced.code, forced.stderr).toBe(0);
+      expect(forced.stderr).toMatch(/warning: .*older than the resurrection horizon/);
+      expect(await records()).toBe(before + 2);
+
+      const recentOnly = Date.now();
+      await produce('recent.ndjson', [{ op: 'ADD_EDGE', type: 'follows', src: 'newer', dst: 'bob' }]);
+      const accepted = await cli('--config', configFile, 'replay', '--from-time', String(recentOnly));
+      expect(accepted.code, accepted.stderr).toBe(0);
+      expect(accepted.stderr).not.toMatch(/warning/);
+      expect(await records()).toBe(before + 4);
+    } finally {
+      await admin.disconnect();
+    }
+  });
 });

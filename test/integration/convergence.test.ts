@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { edgeMutationEventTime } from '../../cli/kafka/edgeMutationEventTime.ts';
 import { replayCommand } from '../../cli/commands/replay.ts';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
@@ -8,7 +9,7 @@ import { createEdgePipeline, type EdgePipeline } from '../../streams/topology/cr
 import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEnv.ts';
 import { applyLww } from '../support/model/applyLww.ts';
 import { convergenceScenarioArbitrary, describeMutations, scopedVertices, scopeMutation } from '../support/model/convergenceScenario.ts';
-import { MODEL_EDGE_TYPES } from '../support/model/edgeMutationArbitrary.ts';
+import { MODEL_EDGE_TYPE_CONFIG, MODEL_EDGE_TYPES, MODEL_SYMMETRIC_TYPES } from '../support/model/edgeMutationArbitrary.ts';
 import { modelGraphLines } from '../support/model/graphLines.ts';
 import { readStoreGraph } from '../support/model/readStoreGraph.ts';
 import { publishMutations } from '../support/publishMutations.ts';
@@ -38,7 +39,7 @@ describe('the write path on Kafka + Cassandra converges to the LWW model', () =>
   const runs: { tag: string; events: readonly EdgeMutation[]; expected: string[] }[] = [];
 
   beforeAll(async () => {
-    env = await createEdgestreamEnv({ name: 'convergence' });
+    env = await createEdgestreamEnv({ name: 'convergence', edgeTypes: MODEL_EDGE_TYPE_CONFIG });
     pipeline = createEdgePipeline({ kafka: env.kafka, serde: env.serde, store: env.store, config: env.config, logger: env.logger, tuning: { progressIntervalMs: 600_000 } });
     await pipeline.start();
     producer = createEdgeProducer({ kafka: env.kafka, serde: env.serde, config: env.config });
@@ -67,7 +68,7 @@ describe('the write path on Kafka + Cassandra converges to the LWW model', () =>
   /** Re-publishes every record of the input topic from `from` (per partition; default: the beginning) to its end. */
   const replay = async (from?: readonly { partition: number; high: string }[]) => {
     const fromOffset = from?.map((p) => `${p.partition}:${p.high}`).join(',');
-    return replayCommand(env.kafka, env.config, { dlq: false, dryRun: false, ...(fromOffset ? { fromOffset } : {}) });
+    return replayCommand(env.kafka, env.config, { dlq: false, dryRun: false, ...(fromOffset ? { fromOffset } : {}) }, edgeMutationEventTime(env.serde));
   };
 
   it('random sequences published through the SDK end in the model state, and replaying them changes nothing', { timeout: 300_000 }, async () => {
@@ -78,7 +79,7 @@ describe('the write path on Kafka + Cassandra converges to the LWW model', () =>
         const base = BigInt(Date.now() - 60_000) * 1000n;
         const scoped = events.map((e) => scopeMutation(e, tag, base));
         const published = arrivals.map((e) => scopeMutation(e, tag, base));
-        const expected = modelGraphLines(applyLww(scoped));
+        const expected = modelGraphLines(applyLww(scoped, MODEL_SYMMETRIC_TYPES));
         const report = `run ${tag}: ${published.length} records published in this order:\n${describeMutations(published)}`;
 
         const from = await env.admin.fetchTopicOffsets(env.topics.input);

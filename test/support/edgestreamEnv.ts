@@ -45,7 +45,8 @@ export interface EdgestreamEnv {
 export interface EdgestreamEnvOptions {
   /** A short lowercase tag for names (keyspace `<name>_<random>`). */
   readonly name: string;
-  readonly edgeTypes?: readonly string[];
+  /** Edge type names, or entries with `symmetric` (default: follows and likes, directed). */
+  readonly edgeTypes?: readonly (string | { readonly name: string; readonly symmetric?: boolean })[];
   readonly partitions?: number;
   /** Overrides of the runtime section; the defaults keep cascades and recounts fast. */
   readonly runtime?: NonNullable<EdgestreamConfigInput['runtime']>;
@@ -59,7 +60,7 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
   const endpoints = stackEndpoints();
   const rand = randomBytes(4).toString('hex');
   const configInput: EdgestreamConfigInput = {
-    edgeTypes: (opts.edgeTypes ?? ['follows', 'likes']).map((name) => ({ name })),
+    edgeTypes: (opts.edgeTypes ?? ['follows', 'likes']).map((t) => (typeof t === 'string' ? { name: t } : t)),
     topics: { prefix: `t${rand}.`, partitions: opts.partitions ?? 3, replicationFactor: 1 },
     cassandra: { keyspace: `${opts.name}_${rand}`, replicationFactor: 1 },
     runtime: {

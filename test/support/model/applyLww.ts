@@ -1,5 +1,4 @@
 import {
-  edgePropsId,
   encodeLinkValue,
   encodePropertyValue,
   LinkState,
@@ -9,6 +8,7 @@ import {
 } from '../../../sinks/namespaces/index.ts';
 import { compareBytes } from '../../../sinks/store/compareBytes.ts';
 import type { EdgeMutation } from '../../../schemas/generated/EdgeMutation.ts';
+import { bagLabel } from './graphLines.ts';
 
 /**
  * The reference model of the write path: the graph a list of EdgeMutations
@@ -24,14 +24,16 @@ import type { EdgeMutation } from '../../../schemas/generated/EdgeMutation.ts';
  * ordered by time, then by the greater LinkValue bytes (REMOVED beats
  * ACTIVE, then the greater mutation id).
  *
- * Property bags, per (type, {a, b}), per name: the last write wins among sets
+ * Property bags, per (type, src, dst) for a directed type and per (type,
+ * {a, b}) for a symmetric one, per name: the last write wins among sets
  * (ADD_EDGE properties, SET_PROPERTIES) and deletes (REMOVE_PROPERTIES keys),
  * a delete winning a tie and between sets the greater encoded bytes; the
  * winner is hidden when the bag was cleared at a time >= its own. Clears are
  * REMOVE_PROPERTIES with no keys and every REMOVE_NODE of an endpoint of an
- * edge with a link event of that type (in either direction). A bag whose
- * edge only ever saw property events is not cleared by node removals: no
- * link records that edge, so nothing could find it.
+ * edge with a link event (clearing that link's bag: its direction's, or the
+ * shared one of a symmetric type). A bag whose edge only ever saw property
+ * events is not cleared by node removals: no link records that edge, so
+ * nothing could find it.
  *
  * Degrees: ACTIVE links per (type, direction, vertex), for every vertex of an
  * edge with a link event (zero included). Newest-first lists: a vertex's
@@ -41,7 +43,7 @@ import type { EdgeMutation } from '../../../schemas/generated/EdgeMutation.ts';
 export interface ModelGraph {
   /** Key `type ␀ src ␀ dst`. */
   readonly links: ReadonlyMap<string, ModelLink>;
-  /** Key `type ␀ edgePropsId(a, b)`; only bags with visible properties. */
+  /** Key `type ␀ bagLabel(src, dst, symmetric)`; only bags with visible properties. */
   readonly props: ReadonlyMap<string, ReadonlyMap<string, ModelProperty>>;
   /** Key `type ␀ out|in ␀ vertex`. */
   readonly degrees: ReadonlyMap<string, bigint>;
@@ -70,12 +72,13 @@ export interface ModelNeighbour {
 
 export const modelKey = (...parts: string[]): string => parts.join('\u0000');
 
-export function applyLww(events: readonly EdgeMutation[]): ModelGraph {
+/** `symmetricTypes`: edge types with one bag for both directions (config `edgeTypes[].symmetric`). */
+export function applyLww(events: readonly EdgeMutation[], symmetricTypes: readonly string[] = []): ModelGraph {
   const removals = events.filter((e) => e.op === 'REMOVE_NODE');
   const links = modelLinks(events, removals);
   return {
     links,
-    props: modelProps(events, removals, links),
+    props: modelProps(events, removals, links, new Set(symmetricTypes)),
     ...modelDegreesAndLists(links),
     nodeTombstones: modelNodeTombstones(removals),
   };
@@ -108,10 +111,15 @@ function linkBeats(a: LinkValue, b: LinkValue): boolean {
 
 type PropertyWrite = { readonly kind: 'set'; readonly value: PropertyValue; readonly writeTime: bigint } | { readonly kind: 'delete'; readonly writeTime: bigint };
 
-function modelProps(events: readonly EdgeMutation[], removals: readonly EdgeMutation[], links: ReadonlyMap<string, ModelLink>): Map<string, Map<string, ModelProperty>> {
+function modelProps(
+  events: readonly EdgeMutation[],
+  removals: readonly EdgeMutation[],
+  links: ReadonlyMap<string, ModelLink>,
+  symmetricTypes: ReadonlySet<string>,
+): Map<string, Map<string, ModelProperty>> {
   const winners = new Map<string, Map<string, PropertyWrite>>();
   const clears = new Map<string, bigint[]>();
-  const bagKey = (edgeType: string, a: string, b: string): string => modelKey(edgeType, edgePropsId(a, b));
+  const bagKey = (edgeType: string, src: string, dst: string): string => modelKey(edgeType, bagLabel(src, dst, symmetricTypes.has(edgeType)));
   const offer = (bag: string, name: string, write: PropertyWrite): void => {
     const byName = winners.get(bag) ?? new Map<string, PropertyWrite>();
     winners.set(bag, byName);

@@ -1,6 +1,5 @@
 import { createFanOutProcessor } from '../../../processors/fanout/createFanOutProcessor.ts';
 import { cascadeEventsForPage } from '../../../processors/cascade/cascadeEventsForPage.ts';
-import { isClearingMutation } from '../../../processors/contract/ClearingMutation.ts';
 import { countActiveLinks } from '../../../processors/counts/countActiveLinks.ts';
 import { recountTargetOf } from '../../../processors/counts/recountTargetOf.ts';
 import { createMemoryStore } from '../../../sinks/memory/createMemoryStore.ts';
@@ -21,7 +20,7 @@ import { readResultsFrom } from './readResultsFrom.ts';
  * The pure twin of the streams runtime, for model-based tests: the fan-out
  * processor over an in-memory store, one event at a time. Reads are served
  * from the store, writes applied with one `mutateMany` per event (clears
- * mapped to `keepNewest(id, 0, t)`), follow-ups stamped with a fake wall
+ * included, as the runtime does), follow-ups stamped with a fake wall
  * clock that only moves forward. The cascade and the recount are explicit
  * steps so a test decides when they run.
  */
@@ -34,7 +33,7 @@ export interface FanOutHarness {
   recountDegrees(): Promise<void>;
 }
 
-export function createFanOutHarness(config: { readonly edgeTypes: readonly { readonly name: string }[]; readonly maxMutationIdBytes?: number }): FanOutHarness {
+export function createFanOutHarness(config: { readonly edgeTypes: readonly { readonly name: string; readonly symmetric?: boolean }[]; readonly maxMutationIdBytes?: number }): FanOutHarness {
   const store = createMemoryStore({ namespaces: edgestreamNamespaces(config) });
   const processor = createFanOutProcessor(config);
   let clock = 1_000_000n;
@@ -48,8 +47,7 @@ export function createFanOutHarness(config: { readonly edgeTypes: readonly { rea
       for (const r of requests) answers.set(r, await store.namespace(r.namespace).get(r.id, r.key));
       const reads = readResultsFrom(requests, (r) => answers.get(r));
       const output = processor.process(event, reads, { wallClockMicros: tick() });
-      for (const clear of output.writes.filter(isClearingMutation)) await store.namespace(clear.namespace).keepNewest(clear.id, 0, clear.writeTime);
-      await store.mutateMany(output.writes.filter((m) => !isClearingMutation(m)));
+      await store.mutateMany(output.writes);
       const stampedAt = tick();
       await store.mutateMany(output.followUps.map((f) => ({ ...f, writeTime: stampedAt })));
     },

@@ -3,14 +3,18 @@ import type { EdgeMutation } from '../../../schemas/generated/EdgeMutation.ts';
 
 /**
  * Random EdgeMutations over a tiny graph so that everything collides: few
- * vertices (self-loops included), two edge types, event times 1..6 (ties are
+ * vertices (self-loops included), three edge types (two directed, one
+ * symmetric: one property bag for both directions), event times 1..6 (ties are
  * common), a handful of mutation ids (ties between different events on one
  * cell must be settled by bytes), property values of every type with
  * lookalikes (1n, 1, '1'), and every op including REMOVE_NODE and bag clears.
  * All events are valid per schemas/validation.
  */
 export const MODEL_VERTICES = ['a', 'b', 'c', 'dé'] as const;
-export const MODEL_EDGE_TYPES = ['follows', 'likes'] as const;
+export const MODEL_EDGE_TYPES = ['follows', 'likes', 'friends'] as const;
+export const MODEL_SYMMETRIC_TYPES: readonly string[] = ['friends'];
+/** `edgeTypes` of a config declaring the model's types. */
+export const MODEL_EDGE_TYPE_CONFIG = MODEL_EDGE_TYPES.map((name) => ({ name, symmetric: MODEL_SYMMETRIC_TYPES.includes(name) }));
 
 const vertex = fc.constantFrom(...MODEL_VERTICES);
 const edgeType = fc.constantFrom(...MODEL_EDGE_TYPES);

@@ -1,4 +1,5 @@
-import type { LinkValue, PropertyValue } from '../../../sinks/namespaces/index.ts';
+import { BagDirection, decodeBagPropertyKey, decodePropertyValue, EDGE_ID_SEPARATOR, type LinkValue, type PropertyValue } from '../../../sinks/namespaces/index.ts';
+import type { Cell } from '../../../sinks/store/TwoLevelMapStore.ts';
 import type { ModelGraph } from './applyLww.ts';
 
 /**
@@ -8,8 +9,23 @@ import type { ModelGraph } from './applyLww.ts';
 export const linkLine = (direction: 'out' | 'in', edgeType: string, src: string, dst: string, v: LinkValue, writeTime: bigint): string =>
   `link-${direction} ${edgeType} ${src}->${dst} ${v.state}@${v.time} ${v.mutationId} wt=${writeTime}`;
 
-export const propertyLine = (edgeType: string, bagId: string, name: string, value: PropertyValue, writeTime: bigint): string =>
-  `props ${edgeType} ${bagId.replace('\u0000', '␀')} ${name}=${renderValue(value)} wt=${writeTime}`;
+/** A property bag's name in lines: `src->dst` for a directed type, `a<->b` (UTF-8 order) for a symmetric one. */
+export function bagLabel(src: string, dst: string, symmetric: boolean): string {
+  if (!symmetric) return `${src}->${dst}`;
+  const [a, b] = Buffer.compare(Buffer.from(src), Buffer.from(dst)) <= 0 ? [src, dst] : [dst, src];
+  return `${a}<->${b}`;
+}
+
+export const propertyLine = (edgeType: string, bag: string, name: string, value: PropertyValue, writeTime: bigint): string =>
+  `props ${edgeType} ${bag} ${name}=${renderValue(value)} wt=${writeTime}`;
+
+/** The line of one `T_props` cell of partition `min ␀ max`: its bag from the key's direction byte. */
+export function propertyCellLine(edgeType: string, partitionId: string, cell: Cell): string {
+  const [first = '', second = ''] = partitionId.split(EDGE_ID_SEPARATOR);
+  const { direction, name } = decodeBagPropertyKey(cell.key);
+  const bag = direction === BagDirection.SYMMETRIC ? bagLabel(first, second, true) : direction === BagDirection.FORWARD ? `${first}->${second}` : `${second}->${first}`;
+  return propertyLine(edgeType, bag, name, decodePropertyValue(cell.value), cell.writeTime);
+}
 
 export const degreeLine = (edgeType: string, direction: string, vertex: string, count: bigint): string => `degree ${edgeType} ${direction} ${vertex} = ${count}`;
 

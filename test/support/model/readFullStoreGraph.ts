@@ -4,8 +4,6 @@ import {
   decodeDegreesKey,
   decodeLinkValue,
   decodeNodeTombstoneValue,
-  decodePropertyNameKey,
-  decodePropertyValue,
   decodeRecentKey,
   decodeVertexKey,
   DEGREES_NAMESPACE,
@@ -19,7 +17,7 @@ import {
 } from '../../../sinks/namespaces/index.ts';
 import { mapBoundedOrThrow } from '../../../sinks/store/mapBounded.ts';
 import type { TwoLevelMapStore } from '../../../sinks/store/TwoLevelMapStore.ts';
-import { degreeLine, linkLine, newestFirstLine, propertyLine, tombstoneLine } from './graphLines.ts';
+import { degreeLine, linkLine, newestFirstLine, propertyCellLine, tombstoneLine } from './graphLines.ts';
 import { readPartition } from './readStoreGraph.ts';
 
 /**
@@ -72,7 +70,7 @@ export async function readFullStoreGraph(
     const propsNs = store.namespace(edgePropsNamespace(edgeType));
     await each(await ids(propsNs.namespace), async (bag) => {
       for (const cell of await readPartition(propsNs, bag, pageSize)) {
-        lines.push(propertyLine(edgeType, bag, decodePropertyNameKey(cell.key), decodePropertyValue(cell.value), cell.writeTime));
+        lines.push(propertyCellLine(edgeType, bag, cell));
       }
     });
   }

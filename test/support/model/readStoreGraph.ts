@@ -3,8 +3,6 @@ import {
   decodeDegreesKey,
   decodeLinkValue,
   decodeNodeTombstoneValue,
-  decodePropertyNameKey,
-  decodePropertyValue,
   decodeRecentKey,
   decodeVertexKey,
   DEGREES_NAMESPACE,
@@ -19,7 +17,7 @@ import {
   type LinkDirection,
 } from '../../../sinks/namespaces/index.ts';
 import type { Cell, NamespaceStore, TwoLevelMapStore } from '../../../sinks/store/TwoLevelMapStore.ts';
-import { degreeLine, linkLine, newestFirstLine, propertyLine, tombstoneLine } from './graphLines.ts';
+import { degreeLine, linkLine, newestFirstLine, propertyCellLine, tombstoneLine } from './graphLines.ts';
 
 /** Every cell of a partition, read in small pages so paging is exercised too. */
 export async function readPartition(ns: NamespaceStore, id: string, pageSize = 3): Promise<Cell[]> {
@@ -57,7 +55,7 @@ export async function readStoreGraph(store: TwoLevelMapStore, edgeTypes: readonl
         const bag = edgePropsId(vertex, other);
         if (bag !== `${vertex}\u0000${other}`) continue;
         for (const cell of await readPartition(store.namespace(edgePropsNamespace(edgeType)), bag)) {
-          lines.push(propertyLine(edgeType, bag, decodePropertyNameKey(cell.key), decodePropertyValue(cell.value), cell.writeTime));
+          lines.push(propertyCellLine(edgeType, bag, cell));
         }
       }
     }

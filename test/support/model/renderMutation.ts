@@ -1,4 +1,7 @@
 import {
+  BAG_KEY_MARKER,
+  BagDirection,
+  decodeBagPropertyKey,
   decodeDegreeDirtyKey,
   decodeLinkValue,
   decodeNodeTombstoneValue,
@@ -14,14 +17,17 @@ import type { Mutation } from '../../../sinks/store/TwoLevelMapStore.ts';
  *
  *   follows_out[alice] @100 put bob = ACTIVE@100 m1
  *   follows_out_recent[alice] @100 del (90,bob)
- *   follows_props[alice␀bob] @100 clear
+ *   follows_props[alice␀bob] @100 put fwd:since = 2020n
+ *   follows_props[alice␀bob] @100 clear fwd
  *
+ * Property keys and bag clears name their bag's direction: `fwd` (src is the
+ * id's first vertex), `bwd`, `sym` (a symmetric type's shared bag).
  * Unicode NUL in ids renders as ␀. `writeTime` undefined (a follow-up) renders as `@runtime`.
  */
-export function renderMutation(m: Omit<Mutation, 'writeTime'> & { readonly writeTime?: bigint; readonly clear?: boolean }): string[] {
+export function renderMutation(m: Omit<Mutation, 'writeTime'> & { readonly writeTime?: bigint }): string[] {
   const head = `${m.namespace}[${m.id.replaceAll('\u0000', '␀')}] @${m.writeTime ?? 'runtime'}`;
   const lines: string[] = [];
-  if (m.clear === true) lines.push(`${head} clear`);
+  if (m.clear === true) lines.push(`${head} clear${m.clearPrefix === undefined ? '' : ` ${directionName(m.clearPrefix[1])}`}`);
   for (const key of m.deletions) lines.push(`${head} del ${renderKey(m.namespace, key)}`);
   for (const { key, value } of m.additions) lines.push(`${head} put ${renderKey(m.namespace, key)} = ${renderValue(m.namespace, value)}`);
   return lines;
@@ -39,7 +45,18 @@ function renderKey(namespace: string, key: Uint8Array): string {
     return `${mark.edgeType}/${mark.direction}/${mark.vertex}`;
   }
   if (namespace === 'node_tombstones') return "''";
+  if (namespace.endsWith('_props')) {
+    if (key[0] !== BAG_KEY_MARKER) return `legacy:${Buffer.from(key).toString('utf8')}`; // the old shared-bag layout
+    const { direction, name } = decodeBagPropertyKey(key);
+    return `${directionName(direction)}:${name}`;
+  }
   return decodeVertexKey(key);
+}
+
+function directionName(direction: number | undefined): string {
+  if (direction === BagDirection.FORWARD) return 'fwd';
+  if (direction === BagDirection.BACKWARD) return 'bwd';
+  return direction === BagDirection.SYMMETRIC ? 'sym' : `direction ${direction}?`;
 }
 
 function renderValue(namespace: string, value: Uint8Array): string {
