@@ -48,6 +48,7 @@ export { decodeVertexKey, encodeVertexKey } from './vertexKey.ts';
 export { MAX_TIME, decodeRecentKey, encodeRecentKey, invertTime } from './recentKey.ts';
 export { EDGE_ID_SEPARATOR, edgePropsId } from './edgePropsId.ts';
 export { decodePropertyValue, encodePropertyValue, type PropertyValue } from './propertyValue.ts';
+export { propertyJson } from './propertyJson.ts';
 export { decodePropertyNameKey, encodePropertyNameKey } from './propertyNameKey.ts';
 export {
   NODE_TOMBSTONE_KEY,
