@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{streams,schemas,processors,sinks,stack,cli,reads}/**/*.test.ts'],
+          include: ['{streams,schemas,processors,sinks,stack,cli,reads,server}/**/*.test.ts'],
           environment: 'node',
         },
       },
