@@ -48,7 +48,7 @@ export async function createEdgeServer(opts: EdgeServerOptions): Promise<EdgeSer
     bodyLimit: opts.limits.bodyLimitBytes,
     return503OnClosing: true,
     // Unknown parameters are refused, not dropped; `discriminator` picks the mutation's variant by `op` (precise errors).
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true, discriminator: true } },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true, discriminator: true, allowUnionTypes: true } },
   });
 
   app.setErrorHandler((error, request, reply) => {

@@ -3,7 +3,7 @@ import { createEdgeProducer } from '../../streams/producer/index.ts';
 import { createAvroSerde, subjectFor } from '../../streams/serde/index.ts';
 import { stopOnSignals } from '../../streams/runtime/index.ts';
 import { knownSchemas } from '../../schemas/index.ts';
-import { createConsistencyGate, createEdgeServer, fetchOffsetSnapshot, type ReadinessCheck } from '../../server/index.ts';
+import { createConsistencyGate, createEdgeServer, fetchOffsetSnapshot, type EdgeServer, type ReadinessCheck } from '../../server/index.ts';
 import type { CommandContext } from '../commandContext.ts';
 import { openReader } from '../openReader.ts';
 
@@ -12,18 +12,30 @@ export interface ServeFlags {
   readonly host?: string;
 }
 
+/** A listening server and how to stop it. */
+export interface RunningService {
+  readonly url: string;
+  readonly server: EdgeServer;
+  /** Drains (at most `server.shutdownGraceMs`, then cuts the remaining connections), flushes the producer, closes the clients. */
+  stop(): Promise<void>;
+}
+
 /**
- * `edgestream serve`: the HTTP API until SIGTERM/SIGINT. Then: stop accepting,
- * drain the requests in flight (at most `server.shutdownGraceMs`, then the
- * remaining connections are cut), flush the producer, close every client.
+ * Opens what the server routes over (the split-aware reader, the producer, an
+ * admin client for the consistency gate), builds the server and listens.
+ * Everything opened is closed again if listening fails.
  */
-export async function serveCommand(ctx: CommandContext, flags: ServeFlags): Promise<void> {
+export async function startEdgeService(ctx: CommandContext, flags: ServeFlags): Promise<RunningService> {
   const { config, logger } = ctx;
   const limits = config.server;
   const opened = await openReader(ctx); // the split directory is loaded before the first request
-  const serde = createAvroSerde({ registry: ctx.registry });
-  const producer = createEdgeProducer({ kafka: ctx.kafka, serde, config });
+  const producer = createEdgeProducer({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry }), config });
   const admin = ctx.kafka.admin();
+  const release = async (): Promise<void> => {
+    await producer.close();
+    await opened.close();
+    await admin.disconnect();
+  };
   try {
     await admin.connect();
     const groups = edgePipelineGroups(config);
@@ -45,26 +57,35 @@ export async function serveCommand(ctx: CommandContext, flags: ServeFlags): Prom
       },
     ];
     const server = await createEdgeServer({ reader: opened.reader, producer, gate, readiness, limits, logger });
-    const drain = async (): Promise<void> => {
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<'cut'>((resolve) => (timer = setTimeout(() => resolve('cut'), limits.shutdownGraceMs)));
-      const outcome = await Promise.race([server.close().then(() => 'drained' as const), grace]);
-      clearTimeout(timer);
-      if (outcome === 'cut') {
-        logger.warn({ graceMs: limits.shutdownGraceMs }, 'requests still in flight after the grace period; closing their connections');
-        server.app.server.closeAllConnections();
-      }
-    };
-    const stopped = new Promise<unknown>((resolve) => stopOnSignals([{ stop: drain }], { logger, onStopped: resolve }));
     const url = await server.listen(flags.port ?? limits.port, flags.host ?? limits.host);
-    logger.info({ url, topic: watched.inputTopic }, 'serving; SIGTERM or SIGINT drains and stops');
-    console.log(`listening on ${url}`);
-    const error = await stopped;
-    if (error) throw error;
-    logger.info('drained; flushing the producer and closing clients');
-  } finally {
-    await producer.close();
-    await opened.close();
-    await admin.disconnect();
+    logger.info({ url, topic: watched.inputTopic }, 'serving');
+    return {
+      url,
+      server,
+      async stop() {
+        let timer: NodeJS.Timeout | undefined;
+        const grace = new Promise<'cut'>((resolve) => (timer = setTimeout(() => resolve('cut'), limits.shutdownGraceMs)));
+        const outcome = await Promise.race([server.close().then(() => 'drained' as const), grace]);
+        clearTimeout(timer);
+        if (outcome === 'cut') {
+          logger.warn({ graceMs: limits.shutdownGraceMs }, 'requests still in flight after the grace period; closing their connections');
+          server.app.server.closeAllConnections();
+        }
+        logger.info({ outcome }, 'stopped serving; flushing the producer and closing clients');
+        await release();
+      },
+    };
+  } catch (e) {
+    await release().catch(() => undefined);
+    throw e;
   }
+}
+
+/** `edgestream serve`: the HTTP API until SIGTERM/SIGINT, then a graceful stop (stop accepting, drain, flush, close). */
+export async function serveCommand(ctx: CommandContext, flags: ServeFlags): Promise<void> {
+  const service = await startEdgeService(ctx, flags);
+  const stopped = new Promise<unknown>((resolve) => stopOnSignals([service], { logger: ctx.logger, onStopped: resolve }));
+  console.log(`listening on ${service.url}`);
+  const error = await stopped;
+  if (error) throw error;
 }
