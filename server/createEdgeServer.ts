@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
 import type { EdgeReader } from '../reads/index.ts';
@@ -44,7 +44,7 @@ export async function createEdgeServer(opts: EdgeServerOptions): Promise<EdgeSer
   let closing = false;
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.limits.bodyLimitBytes,
     return503OnClosing: true,
     // Unknown parameters are refused, not dropped; `discriminator` picks the mutation's variant by `op` (precise errors).
@@ -62,6 +62,11 @@ export async function createEdgeServer(opts: EdgeServerOptions): Promise<EdgeSer
     return sendProblem(reply, p);
   });
   app.setNotFoundHandler((request, reply) => sendProblem(reply, problem('notFound', { detail: `no route ${request.method} ${request.url.split('?')[0]}; see /openapi.json` })));
+  // While draining, a response in flight closes its keep-alive connection, so close() ends once it is sent.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) void reply.header('connection', 'close');
+    return payload;
+  });
   app.addHook('onResponse', async (request, reply) => {
     metrics.requests.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });

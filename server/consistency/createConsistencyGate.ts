@@ -23,6 +23,8 @@ export interface ConsistencyGateOptions {
 
 interface Waiter {
   readonly token: ConsistencyToken;
+  /** The first read that began after this wait did: only it or a later one may call the token unknown. */
+  readonly firstFreshRead: number;
   readonly settle: (v: GateVerdict) => void;
   lastReason: string;
 }
@@ -31,13 +33,16 @@ interface Waiter {
  * One poller for all waiting reads: while any read waits, it reads an offset
  * snapshot every `pollIntervalMs` and settles the waits it decides; with none
  * waiting it makes no calls. The latest snapshot is kept: a token it already
- * shows visible is answered at once (visibility never turns back).
+ * shows visible is answered at once (visibility never turns back). A read
+ * that began before a wait did may show it visible, never unknown: its token
+ * may name a record appended after that read.
  */
 export function createConsistencyGate(opts: ConsistencyGateOptions): ConsistencyGate {
   const waiters = new Set<Waiter>();
   let latest: OffsetSnapshot | undefined;
   let polling = false;
   let closed = false;
+  let readsStarted = 0;
 
   const settle = (w: Waiter, v: GateVerdict): void => {
     if (waiters.delete(w)) w.settle(v);
@@ -48,11 +53,12 @@ export function createConsistencyGate(opts: ConsistencyGateOptions): Consistency
     try {
       while (waiters.size > 0 && !closed) {
         try {
+          const read = ++readsStarted;
           latest = await opts.fetch();
           for (const w of waiters) {
             const v = judgeToken(w.token, latest);
-            if (v.kind === 'pending') w.lastReason = v.reason;
-            else settle(w, v);
+            if (v.kind === 'visible' || (v.kind === 'unknown' && read >= w.firstFreshRead)) settle(w, v);
+            else if (v.kind === 'pending') w.lastReason = v.reason;
           }
         } catch (err) {
           opts.logger.warn({ err }, 'reading committed offsets failed; retrying');
@@ -76,6 +82,7 @@ export function createConsistencyGate(opts: ConsistencyGateOptions): Consistency
         const timer = setTimeout(() => settle(w, { kind: 'timeout', reason: w.lastReason }), timeoutMs);
         const w: Waiter = {
           token,
+          firstFreshRead: readsStarted + 1,
           lastReason: 'no committed offsets read yet',
           settle: (v) => {
             clearTimeout(timer);
