@@ -45,6 +45,7 @@ describe('the HTTP server on Kafka + Cassandra', () => {
   const call = async (base: string, pathAndQuery: string, init: RequestInit = {}) => {
     const res = await fetch(`${base}${pathAndQuery}`, init);
     const text = await res.text();
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
     return { status: res.status, type: res.headers.get('content-type') ?? '', retryAfter: res.headers.get('retry-after'), body: text ? (JSON.parse(text) as Record<string, any>) : {} };
   };
   const get = (p: string) => call(service.url, p);
