@@ -10,7 +10,7 @@ import { parseEdgestreamConfig, type EdgestreamConfigInput } from '../../schemas
 import { openApiDocument } from '../../server/index.ts';
 import { API_VERSION } from '../../server/api/openApiFile.ts';
 import { endpointsToEnv } from '../../stack/endpoints.ts';
-import { createEdgePipeline, type EdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
+import { createEdgePipeline, type EdgePipeline, type EdgePipelineStage } from '../../streams/topology/createEdgePipeline.ts';
 import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEnv.ts';
 import { REPO_ROOT } from '../support/processorProcess.ts';
 
@@ -36,8 +36,8 @@ describe('the HTTP server on Kafka + Cassandra', () => {
     logger: env.logger,
     store: async () => env.store,
   });
-  const startPipeline = async (): Promise<EdgePipeline> => {
-    const p = createEdgePipeline({ kafka: env.kafka, serde: env.serde, store: env.store, config: env.config, logger: env.logger, stages: ['fanout', 'repair', 'recount'], tuning: { progressIntervalMs: 600_000 } });
+  const startPipeline = async (stages: EdgePipelineStage[] = ['fanout', 'repair', 'recount']): Promise<EdgePipeline> => {
+    const p = createEdgePipeline({ kafka: env.kafka, serde: env.serde, store: env.store, config: env.config, logger: env.logger, stages, tuning: { progressIntervalMs: 600_000 } });
     await p.start();
     return p;
   };
@@ -173,8 +173,12 @@ describe('the HTTP server on Kafka + Cassandra', () => {
       }
       return failures;
     };
+    const started = Date.now();
     const failures = (await Promise.all(Array.from({ length: 8 }, (_, c) => client(c)))).flat();
     expect(failures).toEqual([]);
+    const waits = await service.server.metrics.consistencyWaits.get();
+    const of = (name: string) => waits.values.find((x) => x.metricName === name && x.labels['outcome'] === 'visible')?.value ?? 0;
+    console.log(`[httpServer] 200 write→read pairs by 8 clients in ${Date.now() - started} ms; token waits: ${of('edgestream_consistency_wait_seconds_count')}, mean ${((of('edgestream_consistency_wait_seconds_sum') / of('edgestream_consistency_wait_seconds_count')) * 1000).toFixed(0)} ms`);
   });
 
   it('/readyz reports every check, /metrics exposes request metrics, /openapi.json is the checked-in document', async () => {
@@ -206,6 +210,33 @@ describe('the HTTP server on Kafka + Cassandra', () => {
       pipeline = await startPipeline();
     }
     expect((await get(`/v1/edges/follows/${v('late')}/${v('reader')}?after=${w.body['token']}`)).body).toMatchObject({ state: 'ACTIVE' });
+  });
+
+  it('a token waits while its repair partition holds an unrepaired record, and is served once the repair group commits it', async () => {
+    await pipeline?.stop();
+    pipeline = await startPipeline(['fanout']); // no repair runner yet
+    const src = v('repaired');
+    const first = await follow(src, v('x1'));
+    // an unrepaired record on the repair partition of src's partition (undecodable: the repair runner will dead-letter it)
+    const raw = env.kafka.producer();
+    await raw.connect();
+    await raw.send({ topic: env.topics.repair, messages: [{ partition: first.body['partition'], key: src, value: Buffer.from('not avro') }] });
+    await raw.disconnect();
+    const w = await follow(src, v('x2'));
+    expect(w.body['partition']).toBe(first.body['partition']);
+    const short = await startEdgeService(contextFor({ readYourWritesTimeoutMs: 1_500 }), { port: 0, host: '127.0.0.1' });
+    let repairer: EdgePipeline | undefined;
+    try {
+      const held = await call(short.url, `/v1/edges/follows/${src}/${v('x2')}?after=${w.body['token']}`);
+      expect(held).toMatchObject({ status: 503, body: { detail: expect.stringContaining(`not repaired yet`) } });
+      repairer = await startPipeline(['repair']);
+      const served = await call(service.url, `/v1/edges/follows/${src}/${v('x2')}?after=${w.body['token']}`);
+      expect(served).toMatchObject({ status: 200, body: { state: 'ACTIVE', mutationId: w.body['mutationId'] } });
+      expect(await env.dlqCount()).toBeGreaterThanOrEqual(1);
+    } finally {
+      await short.stop();
+      await repairer?.stop();
+    }
   });
 
   it('SIGTERM: stops accepting, finishes the read in flight, flushes and exits 0', async () => {
