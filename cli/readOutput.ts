@@ -1,7 +1,5 @@
 import { propertyJson, type PropertyValue } from '../sinks/namespaces/index.ts';
 
-export { propertyJson };
-
 /** Output helpers of the read commands: one JSON document on stdout, bigints as decimal strings. */
 export function printJson(document: unknown): void {
   console.log(JSON.stringify(document, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)));

@@ -21,6 +21,7 @@ export interface Problem {
 /** The problem kinds this API answers with (type URN, title, status): one closed table. */
 export const PROBLEMS = {
   invalidParams: ['invalid-params', 'Your request parameters did not validate', 400],
+  badRequest: ['bad-request', 'Bad request', 400],
   notFound: ['not-found', 'Not found', 404],
   unknownToken: ['unknown-consistency-token', 'The consistency token names a record this server does not know', 409],
   bodyTooLarge: ['body-too-large', 'The request body is too large', 413],

@@ -52,8 +52,7 @@ export function toProblem(error: unknown): { problem: Problem; internal: boolean
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { problem: problem('bodyTooLarge', { detail: e.message ?? '' }), internal: false };
   if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return { problem: problem('unsupportedMedia', { detail: e.message ?? '' }), internal: false };
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    const p = problem('invalidParams', { detail: e.message ?? 'bad request' });
-    return { problem: { ...p, status: e.statusCode, title: 'Bad request', type: 'urn:edgestream:problem:bad-request' }, internal: false };
+    return { problem: { ...problem('badRequest', { detail: e.message ?? 'bad request' }), status: e.statusCode }, internal: false };
   }
   if ((e as { retriable?: unknown }).retriable === true) return { problem: problem('unavailable', { detail: e.message ?? '', retryAfterSeconds: 1 }), internal: false };
   return { problem: problem('internal', { detail: 'see the server log' }), internal: true };
