@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../cli/commandContext.ts';
 import { startEdgeService, type RunningService } from '../../cli/commands/serve.ts';
 import { parseEdgestreamConfig, type EdgestreamConfigInput } from '../../schemas/config/edgestreamConfig.ts';
-import { openApiDocument } from '../../server/index.ts';
+import { createConsistencyGate, createEdgeServer, fetchOffsetSnapshot, openApiDocument } from '../../server/index.ts';
+import { createEdgeReader, createStorePartitionReader } from '../../reads/index.ts';
+import { createEdgeProducer } from '../../streams/producer/index.ts';
+import { Kafka, logLevel } from 'kafkajs';
+import { closedPort } from '../support/closedPort.ts';
 import { API_VERSION } from '../../server/api/openApiFile.ts';
 import { endpointsToEnv } from '../../stack/endpoints.ts';
 import { createEdgePipeline, type EdgePipeline, type EdgePipelineStage } from '../../streams/topology/createEdgePipeline.ts';
@@ -189,6 +193,38 @@ describe('the HTTP server on Kafka + Cassandra', () => {
     expect(metrics).toMatch(/edgestream_consistency_wait_seconds_count\{outcome="visible"\} [1-9]/);
     expect((await get('/openapi.json')).body).toEqual(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'docs/openapi.json'), 'utf8')));
     expect(JSON.parse(JSON.stringify(openApiDocument(API_VERSION)))).toEqual((await get('/openapi.json')).body);
+  });
+
+  it('/readyz is 503 problem+json naming the dependency that does not answer (Kafka down), while /healthz stays 200', async () => {
+    const down = new Kafka({ clientId: 'it-down', brokers: [`127.0.0.1:${await closedPort()}`], logLevel: logLevel.NOTHING, retry: { retries: 1, initialRetryTime: 50 }, connectionTimeout: 300 });
+    const admin = down.admin();
+    const config = contextFor({}).config;
+    const gate = createConsistencyGate({ fetch: () => fetchOffsetSnapshot(admin, { inputTopic: env.topics.input, fanOutGroup: 'g', repairTopic: env.topics.repair, repairGroup: 'r' }), pollIntervalMs: 50, logger: env.logger });
+    const reader = createEdgeReader({ partitions: createStorePartitionReader(env.store), config });
+    const producer = createEdgeProducer({ kafka: down, serde: env.serde, config });
+    const server = await createEdgeServer({
+      reader,
+      producer,
+      gate,
+      readiness: [
+        { name: 'kafka', check: async () => void (await admin.fetchTopicOffsets(env.topics.input)) },
+        { name: 'cassandra', check: async () => void (await reader.edge('follows', 'a', 'b')) },
+      ],
+      limits: { ...config.server, readYourWritesTimeoutMs: 300 },
+      logger: env.logger,
+    });
+    try {
+      const base = await server.listen(0, '127.0.0.1');
+      const ready = await call(base, '/readyz');
+      expect(ready).toMatchObject({ status: 503, type: expect.stringContaining('application/problem+json'), body: { type: 'urn:edgestream:problem:not-ready', checks: { cassandra: 'ok' }, detail: expect.stringMatching(/^kafka: /) } });
+      expect((await call(base, '/healthz')).status).toBe(200);
+      // with Kafka down, a token cannot be confirmed: 503 saying the offsets could not be read
+      const waited = await call(base, `/v1/edges/follows/a/b?after=${env.topics.input}:0:0`);
+      expect(waited).toMatchObject({ status: 503, body: { detail: expect.stringContaining('committed offsets could not be read') } });
+    } finally {
+      await server.close();
+      await producer.close().catch(() => undefined);
+    }
   });
 
   it('a token this server does not know is 409; one whose write the fan-out has not applied is 503 with Retry-After once the wait runs out', async () => {
