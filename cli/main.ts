@@ -16,6 +16,7 @@ import { registerReadCommands } from './commands/readCommands.ts';
 import { replayCommand } from './commands/replay.ts';
 import { runCommand } from './commands/run.ts';
 import { edgeMutationEventTime } from './kafka/edgeMutationEventTime.ts';
+import { serveCommand } from './commands/serve.ts';
 import { smokeCommand } from './commands/smoke.ts';
 import { withCommandContext, type GlobalFlags } from './commandContext.ts';
 
@@ -151,6 +152,19 @@ program
       }
     }),
   );
+
+const port = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new InvalidArgumentError(`--port must be an integer in 0..65535 (0: any free port), got "${v}"`);
+  return n;
+};
+
+program
+  .command('serve')
+  .description('the HTTP API (reads, mutations with consistency tokens, /openapi.json, /healthz, /readyz, /metrics) until SIGTERM/SIGINT, which drains it')
+  .option('--port <port>', 'port (default: server.port of the config, 8080)', port)
+  .option('--host <host>', 'address to listen on (default: server.host of the config, 127.0.0.1)')
+  .action((o: { port?: number; host?: string }) => withCommandContext(globals(), (ctx) => serveCommand(ctx, o)));
 
 registerReadCommands(program, globals);
 

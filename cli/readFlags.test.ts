@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ReadArgumentError } from '../reads/index.ts';
 import { parseHops, parseKeys, withFlagNames } from './readFlags.ts';
-import { microsToIso, propertyJson } from './readOutput.ts';
+import { propertyJson } from '../sinks/namespaces/index.ts';
+import { microsToIso } from './readOutput.ts';
 
 describe('read command flags', () => {
   it('parses --hops in order and refuses a malformed hop naming the flag', () => {

@@ -1,4 +1,4 @@
-import type { PropertyValue } from '../sinks/namespaces/index.ts';
+import { propertyJson, type PropertyValue } from '../sinks/namespaces/index.ts';
 
 /** Output helpers of the read commands: one JSON document on stdout, bigints as decimal strings. */
 export function printJson(document: unknown): void {
@@ -11,22 +11,6 @@ export function microsToIso(micros: bigint): string {
   const iso = new Date(Number(ms)).toISOString();
   const extra = String(((micros % 1000n) + 1000n) % 1000n).padStart(3, '0');
   return iso.replace(/Z$/, `${extra}Z`);
-}
-
-/** A property value with its Avro type, losslessly as JSON (a long is a decimal string, bytes base64). */
-export function propertyJson(value: PropertyValue): { type: string; value: unknown } {
-  if (value === null) return { type: 'null', value: null };
-  if (Buffer.isBuffer(value)) return { type: 'bytes', value: value.toString('base64') };
-  switch (typeof value) {
-    case 'bigint':
-      return { type: 'long', value: value.toString() };
-    case 'number':
-      return { type: 'double', value: Number.isFinite(value) ? value : String(value) };
-    case 'boolean':
-      return { type: 'boolean', value };
-    default:
-      return { type: 'string', value };
-  }
 }
 
 /** A property value for people: strings quoted, the type named. */

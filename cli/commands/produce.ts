@@ -1,27 +1,7 @@
-import type { EdgeProducer, SentMutation } from '../../streams/producer/index.ts';
+import { sendEdgeOp, type EdgeProducer } from '../../streams/producer/index.ts';
 import { createProgress } from '../progress.ts';
 import { readNdjsonOps, type NdjsonOp } from '../workload/ndjsonOps.ts';
 import { syntheticGraph, type SyntheticGraphOptions, type WorkloadOp } from '../workload/syntheticGraph.ts';
-
-/** Sends one op through the SDK (which validates it and fills ids and times). */
-export function sendOp(producer: EdgeProducer, op: NdjsonOp | WorkloadOp): Promise<SentMutation> {
-  switch (op.op) {
-    case 'ADD_EDGE':
-      return producer.addEdge({ ...op, properties: op.properties ?? {} });
-    case 'REMOVE_EDGE':
-      return producer.removeEdge(op);
-    case 'SET_PROPERTIES':
-      return producer.setProperties(op);
-    case 'REMOVE_PROPERTIES':
-      return producer.removeProperties(op);
-    case 'REMOVE_NODE':
-      return producer.removeNode(op);
-    default: {
-      const never: never = op;
-      throw new Error(`unknown op ${JSON.stringify(never)}`);
-    }
-  }
-}
 
 /**
  * Publishes ops with bounded concurrency (the SDK batches them), showing progress.
@@ -34,7 +14,7 @@ export async function publishOps(producer: EdgeProducer, ops: AsyncIterable<Ndjs
   let failure: unknown;
   for await (const op of ops) {
     if (failure !== undefined) break;
-    const p: Promise<unknown> = sendOp(producer, op).then(
+    const p: Promise<unknown> = sendEdgeOp(producer, op).then(
       () => {
         sent++;
         progress.add(1);

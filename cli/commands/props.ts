@@ -1,6 +1,6 @@
 import type { EdgeReader } from '../../reads/index.ts';
-import type { PropertyValue } from '../../sinks/namespaces/index.ts';
-import { printJson, propertyJson, propertyText } from '../readOutput.ts';
+import { propertyJson, type PropertyValue } from '../../sinks/namespaces/index.ts';
+import { printJson, propertyText } from '../readOutput.ts';
 
 /** `edgestream props <type> <src> <dst> [--keys a,b]`: the edge's properties, or only the named ones. */
 export async function propsCommand(

@@ -70,5 +70,15 @@ describe('parseEdgestreamConfig', () => {
     expect(directoryMaxStaleMs(c)).toBe(4_000);
     expect(splitMirrorBarrierMs(c)).toBe(4_000 + c.runtime.writeRetryBudgetMs + 1_000);
   });
+
+  it('validates the server section, naming the field', () => {
+    const c = defaultEdgestreamConfig();
+    expect(c.server).toMatchObject({ port: 8080, host: '127.0.0.1', readYourWritesTimeoutMs: 5_000 });
+    const server = (s: Record<string, unknown>) => () => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], server: s });
+    expect(server({ port: 70_000 })).toThrow(/server\.port/);
+    expect(server({ bodyLimitBytes: 10 })).toThrow(/server\.bodyLimitBytes/);
+    expect(server({ readYourWritesTimeoutMs: -1 })).toThrow(/server\.readYourWritesTimeoutMs/);
+    expect(server({ rateLimit: 5 })).toThrow(/rateLimit/);
+  });
 });
 

@@ -193,6 +193,25 @@ const retentionSchema = z
     }
   });
 
+/** `edgestream serve`: the HTTP API's listener and limits (docs/architecture.md §8). All tunable. */
+const serverSchema = z.strictObject({
+  /** Port to listen on (0: any free port); `--port` overrides it. */
+  port: z.int().min(0).max(65_535).default(8080),
+  /** Address to listen on; `--host` overrides it. */
+  host: z.string().min(1).default('127.0.0.1'),
+  /** Largest request body, in bytes; a larger one is answered 413. */
+  bodyLimitBytes: z.int().min(1_024).max(64 << 20).default(256 << 10),
+  /** Requests one client address may make per `rateLimitWindowMs` (429 beyond). */
+  rateLimitMax: z.int().min(1).default(1_000),
+  rateLimitWindowMs: z.int().min(100).default(1_000),
+  /** Longest a read carrying a consistency token waits for the fan-out before answering 503. */
+  readYourWritesTimeoutMs: z.int().min(0).max(60_000).default(5_000),
+  /** How often committed offsets are polled while some read waits for a token. */
+  offsetPollIntervalMs: z.int().min(10).max(10_000).default(100),
+  /** On SIGTERM: longest the server drains in-flight requests before closing anyway. */
+  shutdownGraceMs: z.int().min(0).default(15_000),
+});
+
 export const edgestreamConfigSchema = z.strictObject({
   edgeTypes: z.array(edgeTypeSchema).min(1, 'declare at least one edge type').superRefine((types, ctx) => {
     const seen = new Set<string>();
@@ -207,6 +226,8 @@ export const edgestreamConfigSchema = z.strictObject({
   runtime: runtimeSchema.default(runtimeSchema.parse({})),
   wide: wideSchema.default(wideSchema.parse({})),
   retention: retentionSchema.default(retentionSchema.parse({})),
+
+  server: serverSchema.default(serverSchema.parse({})),
 });
 
 /** Age past which a split directory is stale (writers fail closed, readers read the original). */

@@ -58,6 +58,7 @@ export {
   type EdgePropertyBag,
 } from './edgePropertyBag.ts';
 export { decodePropertyValue, encodePropertyValue, type PropertyValue } from './propertyValue.ts';
+export { propertyJson } from './propertyJson.ts';
 export { decodePropertyNameKey, encodePropertyNameKey } from './propertyNameKey.ts';
 export {
   NODE_TOMBSTONE_KEY,

@@ -1,4 +1,4 @@
-import type { Kafka, Message } from 'kafkajs';
+import type { ICustomPartitioner, Kafka, Message, PartitionMetadata } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { defaultEdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import type { EdgeMutation } from '../../schemas/index.ts';
@@ -7,18 +7,35 @@ import { createTestClock } from '../runtime/testing/testClock.ts';
 import { createEdgeProducer } from './createEdgeProducer.ts';
 import { ProducerError } from './ProducerError.ts';
 
-/** A kafkajs stand-in that records sends, and a serde that "encodes" to JSON (bigint as string). */
+/**
+ * A kafkajs stand-in that records sends and, like a broker, appends each to a
+ * 3-partition log (partitioned by the producer's own partitioner), answering
+ * with a base offset per partition; and a serde that "encodes" to JSON (bigint as string).
+ */
 function setup() {
   const sends: { topic: string; acks?: number; messages: Message[] }[] = [];
   const producerConfigs: unknown[] = [];
   let disconnected = false;
+  const logEnd = [0, 0, 0];
+  const partitionMetadata = logEnd.map((_, partitionId) => ({ partitionId, leader: 0 }) as PartitionMetadata);
   const kafka = {
-    producer: (config: unknown) => {
+    producer: (config: { createPartitioner: ICustomPartitioner }) => {
       producerConfigs.push(config);
+      const partitioner = config.createPartitioner();
       return {
         connect: async () => {},
         disconnect: async () => void (disconnected = true),
-        send: async (record: { topic: string; acks?: number; messages: Message[] }) => void sends.push(record),
+        send: async (record: { topic: string; acks?: number; messages: Message[] }) => {
+          sends.push(record);
+          const counts = [0, 0, 0];
+          for (const message of record.messages) counts[partitioner({ topic: record.topic, partitionMetadata, message })]! += 1;
+          return counts.flatMap((n, partition) => {
+            if (n === 0) return [];
+            const baseOffset = String(logEnd[partition]);
+            logEnd[partition]! += n;
+            return [{ topicName: record.topic, partition, errorCode: 0, baseOffset }];
+          });
+        },
       };
     },
   } as unknown as Kafka;
@@ -56,6 +73,25 @@ describe('createEdgeProducer', () => {
     expect(s.encoded[0]?.subject).toBe('p.edge-mutations-value');
   });
 
+  it('resolves each call with the partition and offset its record was appended at', async () => {
+    const s = setup();
+    const calls = ['a', 'b', 'c', 'a', 'd', 'a'].map((src, i) => s.producer.addEdge({ type: 'follows', src, dst: `x${i}` }));
+    const [sent] = await Promise.all([Promise.all(calls), s.producer.flush()]);
+    const keyed = sent.map((m, i) => ({ src: s.sends[0]!.messages[i]!.key, partition: m.partition, offset: m.offset, topic: m.topic }));
+    expect(new Set(keyed.map((k) => k.topic))).toEqual(new Set(['p.edge-mutations']));
+    // one src always lands on one partition, its records in call order
+    const ofA = keyed.filter((k) => k.src === 'a');
+    expect(new Set(ofA.map((k) => k.partition)).size).toBe(1);
+    expect(ofA.map((k) => Number(k.offset))).toEqual([...ofA.map((k) => Number(k.offset))].sort((x, y) => x - y));
+    // each partition's records are numbered 0, 1, 2, ... as the log appended them
+    for (const p of new Set(keyed.map((k) => k.partition))) {
+      const offsets = keyed.filter((k) => k.partition === p).map((k) => Number(k.offset));
+      expect(offsets).toEqual(offsets.map((_, i) => i));
+    }
+    // no two records share coordinates
+    expect(new Set(keyed.map((k) => `${k.partition}:${k.offset}`)).size).toBe(6);
+  });
+
   it('fills mutation ids and strictly increasing event times when not given, and keeps given ones', async () => {
     const s = setup();
     const sent = await Promise.all([
@@ -65,11 +101,11 @@ describe('createEdgeProducer', () => {
       s.producer.flush(),
     ]);
     const [first, second, given] = sent;
-    expect(first).toEqual({ mutationId: 'id-1', eventTime: 1_700_000_000_000_000n });
+    expect(first).toMatchObject({ mutationId: 'id-1', eventTime: 1_700_000_000_000_000n });
     // The test clock jumps by the linger on each sleep, so only the order is fixed here (see createEventClock.test.ts).
     expect(second.mutationId).toBe('id-2');
     expect(second.eventTime).toBeGreaterThan(first.eventTime);
-    expect(given).toEqual({ mutationId: 'mine', eventTime: 1_650_000_000_000_000n });
+    expect(given).toMatchObject({ mutationId: 'mine', eventTime: 1_650_000_000_000_000n });
     expect(s.encoded.map((e) => e.value.op)).toEqual(['ADD_EDGE', 'REMOVE_EDGE', 'SET_PROPERTIES']);
   });
 

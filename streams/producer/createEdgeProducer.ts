@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+import { Partitioners, type ICustomPartitioner, type Kafka, type Message, type Producer } from 'kafkajs';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { EdgeOp, knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { subjectFor, type AvroSerde } from '../serde/index.ts';
@@ -9,9 +9,10 @@ import { buildMutation, type CommonArgs, type EdgeArgs, type Properties } from '
 import { createEventClock } from './createEventClock.ts';
 import { createSendBuffer, type OutgoingMessage } from './createSendBuffer.ts';
 import { ProducerError } from './ProducerError.ts';
+import { recordCoordinates, type RecordCoordinates } from './recordCoordinates.ts';
 
-/** What a call produced, once Kafka acknowledged it. */
-export interface SentMutation {
+/** What a call produced, once Kafka acknowledged it: the ids it carries and where its record was appended. */
+export interface SentMutation extends RecordCoordinates {
   readonly mutationId: string;
   readonly eventTime: bigint;
 }
@@ -28,6 +29,7 @@ export interface SentMutation {
  * calls concurrently and `flush()` for throughput.
  */
 export interface EdgeProducer {
+  /** Each call resolves with the record's ids and its topic, partition and offset (a read-your-writes token). */
   addEdge(args: EdgeArgs & { readonly properties?: Properties }): Promise<SentMutation>;
   removeEdge(args: EdgeArgs): Promise<SentMutation>;
   setProperties(args: EdgeArgs & { readonly properties: Properties }): Promise<SentMutation>;
@@ -64,19 +66,31 @@ export function createEdgeProducer(opts: EdgeProducerOptions): EdgeProducer {
   const newMutationId = opts.newMutationId ?? randomUUID;
   const topic = topicName(opts.config.topics.prefix, 'edge-mutations');
   const subject = subjectFor(topic, knownSchemas.EdgeMutation);
-  const producer: Producer = opts.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+  // The partition each message went to, as kafkajs' default partitioner chose it (the answer names offsets per partition).
+  const partitionOf = new WeakMap<Message, number>();
+  const recordingPartitioner: ICustomPartitioner = () => {
+    const choose = Partitioners.DefaultPartitioner();
+    return (args) => {
+      const partition = choose(args);
+      partitionOf.set(args.message, partition);
+      return partition;
+    };
+  };
+  const producer: Producer = opts.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: recordingPartitioner });
   let connected: Promise<void> | undefined;
   let closed: Promise<void> | undefined;
 
-  const send = async (messages: readonly OutgoingMessage[]): Promise<void> => {
+  const send = async (messages: readonly OutgoingMessage[]): Promise<RecordCoordinates[]> => {
     connected ??= producer.connect().catch((e: unknown) => {
       connected = undefined; // the next batch tries again
       throw e;
     });
     await connected;
-    await producer.send({ topic, acks: -1, messages: messages.map((m) => ({ key: m.key, value: m.value })) });
+    const sent: Message[] = messages.map((m) => ({ key: m.key, value: m.value }));
+    const metadata = await producer.send({ topic, acks: -1, messages: sent });
+    return recordCoordinates(topic, sent.map((m) => partitionOf.get(m) ?? -1), metadata);
   };
-  const buffer = createSendBuffer({
+  const buffer = createSendBuffer<RecordCoordinates>({
     send,
     clock,
     lingerMs: opts.lingerMs ?? 5,
@@ -126,8 +140,9 @@ export function createEdgeProducer(opts: EdgeProducerOptions): EdgeProducer {
       opts.config,
       clock.nowMicros(),
     );
-    await buffer.add(mutation.src, encode(mutation));
-    return { mutationId: mutation.mutation_id, eventTime: mutation.event_time };
+    const at = await buffer.add(mutation.src, encode(mutation));
+    if (at === undefined) throw new ProducerError('SEND_FAILED', `Kafka acknowledged ${mutation.mutation_id} without its offset`);
+    return { mutationId: mutation.mutation_id, eventTime: mutation.event_time, ...at };
   };
   const edge = (op: EdgeOp, a: EdgeArgs, extra: { properties?: Properties; property_keys?: readonly string[] } = {}) =>
     submit({ op, edge_type: a.type, src: a.src, dst: a.dst, properties: extra.properties ?? {}, property_keys: extra.property_keys ?? [] }, a);

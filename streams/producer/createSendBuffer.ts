@@ -6,9 +6,9 @@ export interface OutgoingMessage {
   readonly value: Buffer;
 }
 
-export interface SendBufferOptions {
-  /** Sends one batch; resolves when Kafka acknowledged all of it (acks=all). */
-  readonly send: (messages: readonly OutgoingMessage[]) => Promise<void>;
+export interface SendBufferOptions<R = void> {
+  /** Sends one batch; resolves when Kafka acknowledged all of it (acks=all), optionally with one result per message, in order. */
+  readonly send: (messages: readonly OutgoingMessage[]) => Promise<readonly R[] | void>;
   readonly clock: Pick<Clock, 'sleep'>;
   /** A batch is sent when it holds this many messages... */
   readonly maxBatchMessages: number;
@@ -20,19 +20,19 @@ export interface SendBufferOptions {
   readonly maxBufferedMessages: number;
 }
 
-export interface SendBuffer {
-  /** Queues one message; resolves when it is acknowledged. `value` may still be encoding. */
-  add(key: string, value: Buffer | Promise<Buffer>): Promise<void>;
+export interface SendBuffer<R = void> {
+  /** Queues one message; resolves when it is acknowledged, with its result from `send` if it gave one. `value` may still be encoding. */
+  add(key: string, value: Buffer | Promise<Buffer>): Promise<R | undefined>;
   /** Sends everything queued so far; resolves when all of it settled, rejects if any of it failed. */
   flush(): Promise<void>;
   /** Number of messages accepted and not yet settled. */
   readonly buffered: number;
 }
 
-interface Entry {
+interface Entry<R> {
   readonly key: string;
   readonly value: Buffer | Promise<Buffer>;
-  readonly resolve: () => void;
+  readonly resolve: (result: R | undefined) => void;
   readonly reject: (e: unknown) => void;
 }
 
@@ -41,8 +41,8 @@ interface Entry {
  * idempotent producer allows one request in flight), keeping call order:
  * admission is FIFO, batches are sealed in order and sent in order.
  */
-export function createSendBuffer(opts: SendBufferOptions): SendBuffer {
-  let current: Entry[] = [];
+export function createSendBuffer<R = void>(opts: SendBufferOptions<R>): SendBuffer<R> {
+  let current: Entry<R>[] = [];
   let batchNo = 0;
   let buffered = 0;
   let admission: Promise<void> = Promise.resolve();
@@ -66,8 +66,8 @@ export function createSendBuffer(opts: SendBufferOptions): SendBuffer {
     if (batch.length > 0) sending = sending.then(() => sendBatch(batch));
   };
 
-  const sendBatch = async (batch: readonly Entry[]): Promise<void> => {
-    const ready: { entry: Entry; message: OutgoingMessage }[] = [];
+  const sendBatch = async (batch: readonly Entry<R>[]): Promise<void> => {
+    const ready: { entry: Entry<R>; message: OutgoingMessage }[] = [];
     const encoded = batch.every((e) => Buffer.isBuffer(e.value));
     const values = encoded ? undefined : await Promise.allSettled(batch.map((e) => e.value));
     batch.forEach((entry, i) => {
@@ -79,8 +79,8 @@ export function createSendBuffer(opts: SendBufferOptions): SendBuffer {
     let ok = true; // encode failures are reported to their calls only
     for (const request of splitBySize(ready, opts.maxRequestBytes)) {
       try {
-        await opts.send(request.map((r) => r.message));
-        for (const r of request) r.entry.resolve();
+        const results = await opts.send(request.map((r) => r.message));
+        request.forEach((r, i) => r.entry.resolve(results ? results[i] : undefined));
       } catch (e) {
         ok = false;
         const error = new ProducerError('SEND_FAILED', `sending ${request.length} mutations failed: ${e instanceof Error ? e.message : String(e)}`, {
@@ -94,8 +94,8 @@ export function createSendBuffer(opts: SendBufferOptions): SendBuffer {
     if (!ok) failedBatches++;
   };
 
-  const enqueue = (key: string, value: Buffer | Promise<Buffer>): Promise<void> =>
-    new Promise<void>((resolve, reject) => {
+  const enqueue = (key: string, value: Buffer | Promise<Buffer>): Promise<R | undefined> =>
+    new Promise<R | undefined>((resolve, reject) => {
       buffered++;
       current.push({ key, value, resolve, reject });
       if (current.length >= opts.maxBatchMessages) {

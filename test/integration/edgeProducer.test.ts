@@ -68,6 +68,19 @@ describe('EdgeProducer on real Kafka and schema registry', () => {
     console.log(`[edgeProducer] 5000 addEdge calls acknowledged in ${elapsed} ms`);
   });
 
+  it('resolves every call with the partition and offset Kafka appended its record at (batched, many per partition)', async () => {
+    const acks = await Promise.all(Array.from({ length: 1_200 }, (_, i) => producer.addEdge({ type: 'likes', src: `at${i % 13}`, dst: `q${i}` })));
+    await producer.flush();
+    const total = await recordCount(f.admin, f.topics.input);
+    const byCoordinates = new Map((await readTopic(f.kafka, f.topics.input, total)).map((r) => [`${r.partition}:${r.offset}`, r]));
+    const misplaced = acks.filter((a) => {
+      const r = byCoordinates.get(`${a.partition}:${a.offset}`);
+      return a.topic !== f.topics.input || !r || !r.value || !r.value.includes(Buffer.from(a.mutationId));
+    });
+    expect(misplaced).toEqual([]);
+    expect(new Set(acks.map((a) => `${a.partition}:${a.offset}`)).size).toBe(1_200);
+  });
+
   it('rejects a bad call with INVALID_ARGUMENT naming the argument and sends nothing', async () => {
     const before = await recordCount(f.admin, f.topics.input);
     const error = await producer.addEdge({ type: 'unknown_type', src: 'a', dst: 'b' }).catch((e: unknown) => e);

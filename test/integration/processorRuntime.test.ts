@@ -57,7 +57,7 @@ describe('processor runtime on real Kafka and Cassandra', () => {
   it('writes every event to Cassandra, commits the log end, leaves the group on stop, and a restart re-processes nothing', async () => {
     const producer = createEdgeProducer({ kafka: f.kafka, serde: f.serde, config: f.config });
     const first = await Promise.all(
-      Array.from({ length: 300 }, (_, i) => producer.addEdge({ type: 'follows', src: `v${i % 10}`, dst: `d${i}` })).concat([producer.flush().then(() => ({ mutationId: '', eventTime: 0n }))]),
+      Array.from({ length: 300 }, (_, i) => producer.addEdge({ type: 'follows', src: `v${i % 10}`, dst: `d${i}` })).concat([producer.flush().then(() => ({ mutationId: '', eventTime: 0n, topic: '', partition: -1, offset: '-1' }))]),
     );
     const processor = linkProcessor();
     const runtime = runtimeFor(processor);
@@ -203,7 +203,7 @@ describe('processor runtime on real Kafka and Cassandra', () => {
     const input = f.topics.input;
     const before = await committedOffsets(f.admin, `${f.config.topics.prefix}it-links`, input);
     const producer = createEdgeProducer({ kafka: f.kafka, serde: f.serde, config: f.config, maxBatchMessages: 1_000 });
-    const sent = await Promise.all(Array.from({ length: 6_000 }, (_, i) => producer.addEdge({ type: 'follows', src: `crash${i % 20}`, dst: `c${i}` })).concat([producer.flush().then(() => ({ mutationId: '', eventTime: 0n }))]));
+    const sent = await Promise.all(Array.from({ length: 6_000 }, (_, i) => producer.addEdge({ type: 'follows', src: `crash${i % 20}`, dst: `c${i}` })).concat([producer.flush().then(() => ({ mutationId: '', eventTime: 0n, topic: '', partition: -1, offset: '-1' }))]));
     await producer.close();
 
     const doomed = await f.openStore();

@@ -1,0 +1,143 @@
+import { EDGE_TYPE_PATTERN } from '../../schemas/config/edgestreamConfig.ts';
+import { MAX_HOPS, MAX_PAGE_LIMIT, MAX_PER_HOP_CAP, MAX_PROPERTY_KEYS, MAX_TRAVERSAL_CONCURRENCY } from '../../reads/index.ts';
+
+/**
+ * The JSON Schemas of the HTTP API (JSON Schema 2020-12, as OpenAPI 3.1 embeds
+ * it): the server validates requests with them and `openApiDocument` publishes
+ * them, so the two cannot disagree. Bounds come from the reader's own limits.
+ */
+
+const str = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'string', description, ...extra }) as const;
+const microsString = (description: string) => str(`${description}, µs since the epoch as a decimal string (int64)`, { pattern: '^-?\\d+$' });
+
+export const edgeTypeParam = str('edge type, as declared in the config (e.g. follows)', { pattern: EDGE_TYPE_PATTERN.source, maxLength: 30 });
+export const vertexParam = (description: string) => str(description, { minLength: 1, maxLength: 4096 });
+
+export const afterParam = str(
+  'consistency token from POST /v1/mutations: wait (bounded) until the write it names is visible, else 409 or 503',
+  { pattern: '^[a-zA-Z0-9._-]+:\\d+:\\d+$', maxLength: 300 },
+);
+
+export const pageQuery = {
+  limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: 20, description: `most neighbours on this page (1..${MAX_PAGE_LIMIT})` },
+  cursor: str('the cursor of the previous page of the same query', { minLength: 1, maxLength: 4096 }),
+  order: { type: 'string', enum: ['newest', 'peer'], description: 'newest first (default) or by peer id; a cursor keeps its own' },
+  after: afterParam,
+} as const;
+
+export const propertiesQuery = {
+  keys: { type: 'array', items: { type: 'string' }, maxItems: MAX_PROPERTY_KEYS, description: 'read only these properties (repeat the parameter: keys=a&keys=b)' },
+  after: afterParam,
+} as const;
+
+export const degreeQuery = {
+  direction: { type: 'string', enum: ['out', 'in'], description: 'one direction (default: both)' },
+  after: afterParam,
+} as const;
+
+export const traversalQuery = {
+  hops: {
+    type: 'array',
+    minItems: 1,
+    maxItems: MAX_HOPS,
+    items: { type: 'string', pattern: '^[a-z][a-z0-9_]*:(out|in)$' },
+    description: 'hops in order, each <type>:out|in (repeat the parameter: hops=follows:out&hops=likes:in)',
+  },
+  cap: { type: 'integer', minimum: 1, maximum: MAX_PER_HOP_CAP, default: 100, description: 'most new vertices per hop' },
+  concurrency: { type: 'integer', minimum: 1, maximum: MAX_TRAVERSAL_CONCURRENCY, default: 8, description: 'frontier vertices read at once' },
+  after: afterParam,
+} as const;
+
+const propertyValue = { type: ['string', 'number', 'boolean', 'null'], description: 'a JSON integer becomes an Avro long, another number a double' } as const;
+const common = {
+  mutationId: str('idempotency id (default: a random UUID); reuse it to retry the same mutation', { minLength: 1, maxLength: 1024 }),
+  eventTime: { type: ['integer', 'string'], pattern: '^\\d+$', description: 'µs since the epoch (default: the server clock); last write wins on it' },
+} as const;
+const edgeFields = { type: edgeTypeParam, src: vertexParam('source vertex'), dst: vertexParam('destination vertex'), ...common } as const;
+const mutationVariant = (op: string, properties: Record<string, unknown>, required: readonly string[]) =>
+  ({ type: 'object', additionalProperties: false, required: ['op', ...required], properties: { op: { const: op }, ...properties } }) as const;
+
+/** POST /v1/mutations: one edge mutation, the shape of a `produce --file` line. */
+export const mutationSchema = {
+  type: 'object',
+  required: ['op'],
+  discriminator: { propertyName: 'op' },
+  oneOf: [
+    mutationVariant('ADD_EDGE', { ...edgeFields, properties: { type: 'object', additionalProperties: propertyValue } }, ['type', 'src', 'dst']),
+    mutationVariant('REMOVE_EDGE', edgeFields, ['type', 'src', 'dst']),
+    mutationVariant('SET_PROPERTIES', { ...edgeFields, properties: { type: 'object', additionalProperties: propertyValue } }, ['type', 'src', 'dst', 'properties']),
+    mutationVariant('REMOVE_PROPERTIES', { ...edgeFields, keys: { type: 'array', items: { type: 'string' }, description: '[] clears the bag' } }, ['type', 'src', 'dst', 'keys']),
+    mutationVariant('REMOVE_NODE', { vertex: vertexParam('the vertex whose every edge is removed'), ...common }, ['vertex']),
+  ],
+} as const;
+
+const neighbour = {
+  type: 'object',
+  required: ['peer', 'time', 'mutationId'],
+  properties: { peer: { type: 'string' }, time: microsString('time of the ADD_EDGE'), mutationId: { type: 'string' } },
+} as const;
+
+/** Response bodies (documentation only: responses are not re-validated). */
+export const responseSchemas = {
+  Problem: {
+    type: 'object',
+    description: 'RFC 9457 problem details',
+    required: ['type', 'title', 'status'],
+    properties: {
+      type: { type: 'string' },
+      title: { type: 'string' },
+      status: { type: 'integer' },
+      detail: { type: 'string' },
+      instance: { type: 'string' },
+      'invalid-params': {
+        type: 'array',
+        items: { type: 'object', required: ['name', 'reason'], properties: { name: { type: 'string' }, in: { enum: ['path', 'query', 'body'] }, reason: { type: 'string' } } },
+      },
+    },
+  },
+  Edge: {
+    type: 'object',
+    required: ['type', 'src', 'dst', 'state', 'time', 'mutationId'],
+    properties: { type: { type: 'string' }, src: { type: 'string' }, dst: { type: 'string' }, state: { enum: ['ACTIVE', 'REMOVED'] }, time: microsString('time of the winning write'), mutationId: { type: 'string' } },
+  },
+  NeighbourPage: {
+    type: 'object',
+    required: ['items'],
+    properties: { items: { type: 'array', items: neighbour }, cursor: { type: 'string', description: 'present exactly when more neighbours may follow' } },
+  },
+  Properties: {
+    type: 'object',
+    required: ['properties'],
+    properties: {
+      properties: {
+        type: 'object',
+        additionalProperties: { type: 'object', required: ['type', 'value'], properties: { type: { enum: ['null', 'boolean', 'long', 'double', 'string', 'bytes'] }, value: {} } },
+        description: 'each value with its Avro type; a long is a decimal string, bytes base64',
+      },
+    },
+  },
+  Degree: {
+    type: 'object',
+    properties: { out: str('recounted out-degree (a projection: may lag the links)'), in: str('recounted in-degree') },
+  },
+  Traversal: {
+    type: 'object',
+    required: ['hops', 'truncated'],
+    properties: {
+      hops: { type: 'array', items: { type: 'object', properties: { vertices: { type: 'array', items: { type: 'string' } }, truncated: { type: 'boolean' } } } },
+      truncated: { type: 'boolean' },
+    },
+  },
+  MutationAccepted: {
+    type: 'object',
+    required: ['mutationId', 'eventTime', 'token', 'topic', 'partition', 'offset'],
+    properties: {
+      mutationId: { type: 'string' },
+      eventTime: microsString('the event time the mutation carries'),
+      token: str('consistency token: pass it as ?after= to read this write'),
+      topic: { type: 'string' },
+      partition: { type: 'integer' },
+      offset: str('offset of the record in its partition (int64)'),
+    },
+  },
+} as const;

@@ -1,0 +1,99 @@
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
+import type { EdgeReader } from '../reads/index.ts';
+import type { EdgeProducer } from '../streams/producer/index.ts';
+import { openApiDocument } from './api/openApiDocument.ts';
+import { API_VERSION } from './api/openApiFile.ts';
+import type { ConsistencyGate } from './consistency/createConsistencyGate.ts';
+import { problem, sendProblem } from './http/problem.ts';
+import { toProblem } from './http/toProblem.ts';
+import { createServerMetrics, type ServerMetrics } from './metrics/serverMetrics.ts';
+import { registerMutationRoutes } from './routes/mutationRoutes.ts';
+import { registerOpsRoutes, type ReadinessCheck } from './routes/opsRoutes.ts';
+import { registerReadRoutes } from './routes/readRoutes.ts';
+
+export interface EdgeServerOptions {
+  readonly reader: EdgeReader;
+  readonly producer: EdgeProducer;
+  readonly gate: ConsistencyGate;
+  /** What /readyz checks (the stack, the split directory). */
+  readonly readiness: readonly ReadinessCheck[];
+  readonly limits: EdgestreamConfig['server'];
+  readonly logger: Logger;
+  readonly metrics?: ServerMetrics;
+}
+
+export interface EdgeServer {
+  readonly app: FastifyInstance;
+  readonly metrics: ServerMetrics;
+  /** Listens; resolves with the base URL (port 0 picks a free one). */
+  listen(port: number, host: string): Promise<string>;
+  /**
+   * Stops accepting (new requests get 503 and /readyz fails), waits for the
+   * requests in flight, then releases the consistency gate. The caller then
+   * flushes the producer and closes its clients.
+   */
+  close(): Promise<void>;
+}
+
+/** The HTTP API of `edgestream serve` on fastify (docs/architecture.md §8); owns no client, only routes over them. */
+export async function createEdgeServer(opts: EdgeServerOptions): Promise<EdgeServer> {
+  const metrics = opts.metrics ?? createServerMetrics();
+  let closing = false;
+  const app = Fastify({
+    loggerInstance: opts.logger as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: opts.limits.bodyLimitBytes,
+    return503OnClosing: true,
+    // Unknown parameters are refused, not dropped; `discriminator` picks the mutation's variant by `op` (precise errors).
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true, discriminator: true, allowUnionTypes: true } },
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if ((error as { statusCode?: number }).statusCode === 429) {
+      const after = Number(reply.getHeader('retry-after') ?? 1);
+      return sendProblem(reply, problem('rateLimited', { detail: (error as Error).message, retryAfterSeconds: after }));
+    }
+    const { problem: p, internal } = toProblem(error);
+    if (internal) request.log.error({ err: error, url: request.url }, 'request failed');
+    else if (p.status >= 500) request.log.warn({ err: error, url: request.url }, 'request failed (unavailable)');
+    return sendProblem(reply, p);
+  });
+  app.setNotFoundHandler((request, reply) => sendProblem(reply, problem('notFound', { detail: `no route ${request.method} ${request.url.split('?')[0]}; see /openapi.json` })));
+  // While draining, a response in flight closes its keep-alive connection, so close() ends once it is sent.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) void reply.header('connection', 'close');
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.requests.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+
+  await app.register(rateLimit, {
+    global: true,
+    max: opts.limits.rateLimitMax,
+    timeWindow: opts.limits.rateLimitWindowMs,
+    errorResponseBuilder: (_request, context) => ({ statusCode: 429, message: `more than ${context.max} requests in ${context.after}` }),
+  });
+  registerOpsRoutes(app, { checks: opts.readiness, checkTimeoutMs: 2_000, closing: () => closing, metrics, openApi: openApiDocument(API_VERSION) });
+  registerReadRoutes(app, { reader: opts.reader, gate: opts.gate, readYourWritesTimeoutMs: opts.limits.readYourWritesTimeoutMs, metrics });
+  registerMutationRoutes(app, { producer: opts.producer, metrics });
+
+  return {
+    app,
+    metrics,
+    async listen(port, host) {
+      await app.listen({ port, host });
+      const address = app.server.address();
+      const bound = typeof address === 'object' && address ? address.port : port;
+      return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+    },
+    async close() {
+      closing = true;
+      await app.close();
+      opts.gate.close();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The server's Prometheus metrics, on their own registry (served at GET /metrics). */
+export interface ServerMetrics {
+  readonly registry: Registry;
+  readonly requests: Histogram<'method' | 'route' | 'status'>;
+  readonly consistencyWaits: Histogram<'outcome'>;
+  readonly mutations: Counter<'op' | 'outcome'>;
+}
+
+export function createServerMetrics(): ServerMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    requests: new Histogram({
+      name: 'edgestream_http_request_duration_seconds',
+      help: 'HTTP requests by route template and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    consistencyWaits: new Histogram({
+      name: 'edgestream_consistency_wait_seconds',
+      help: 'time reads with ?after= waited for their token, by outcome (visible, unknown, timeout)',
+      labelNames: ['outcome'],
+      buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
+      registers: [registry],
+    }),
+    mutations: new Counter({
+      name: 'edgestream_http_mutations_total',
+      help: 'mutations received over HTTP, by op and outcome (published, rejected, failed)',
+      labelNames: ['op', 'outcome'],
+      registers: [registry],
+    }),
+  };
+}

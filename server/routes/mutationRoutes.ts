@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { sendEdgeOp, type EdgeOpArgs, type EdgeProducer } from '../../streams/producer/index.ts';
+import { operations, routeOf } from '../api/operations.ts';
+import { formatConsistencyToken } from '../consistency/consistencyToken.ts';
+import type { ServerMetrics } from '../metrics/serverMetrics.ts';
+
+type JsonProperty = string | number | boolean | null;
+type Body = Record<string, unknown> & { op: EdgeOpArgs['op']; properties?: Record<string, JsonProperty>; eventTime?: number | string };
+
+/** A validated body → SDK arguments: JSON integers become longs (as in `produce --file`), eventTime a bigint. */
+function toEdgeOp(body: Body): EdgeOpArgs {
+  const { properties, eventTime, ...rest } = body;
+  return {
+    ...rest,
+    ...(properties ? { properties: Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : v])) } : {}),
+    ...(eventTime === undefined ? {} : { eventTime: BigInt(eventTime) }),
+  } as EdgeOpArgs;
+}
+
+/** POST /v1/mutations: publish through the producer SDK; 202 once Kafka acknowledged it (acks=all), with the consistency token. */
+export function registerMutationRoutes(app: FastifyInstance, { producer, metrics }: { producer: EdgeProducer; metrics: ServerMetrics }): void {
+  const op = operations.postMutation;
+  app.route({
+    method: op.method,
+    ...routeOf(op),
+    handler: async (request, reply) => {
+      const body = request.body as Body;
+      try {
+        const sent = await sendEdgeOp(producer, toEdgeOp(body));
+        metrics.mutations.inc({ op: body.op, outcome: 'published' });
+        request.log.debug({ topic: sent.topic, partition: sent.partition, offset: sent.offset, mutation_id: sent.mutationId }, 'mutation published');
+        return reply.code(202).send({ mutationId: sent.mutationId, eventTime: String(sent.eventTime), token: formatConsistencyToken(sent), topic: sent.topic, partition: sent.partition, offset: sent.offset });
+      } catch (e) {
+        metrics.mutations.inc({ op: body.op, outcome: (e as { code?: string }).code === 'INVALID_ARGUMENT' ? 'rejected' : 'failed' });
+        throw e;
+      }
+    },
+  });
+}
