@@ -5,6 +5,7 @@ import { createFanOutHarness } from '../test/support/model/createFanOutHarness.t
 import { createEdgeReader } from './createEdgeReader.ts';
 import { createStorePartitionReader } from './createStorePartitionReader.ts';
 import type { TraversalHop } from './EdgeReader.ts';
+import type { PartitionReader } from './PartitionReader.ts';
 import { recordingPartitionReader } from './testing/recordingPartitionReader.ts';
 
 const config = defaultEdgestreamConfig();
@@ -86,5 +87,119 @@ describe('traverse', () => {
     expect(result.hops[1]!.vertices).toHaveLength(20);
     expect(recording.maxInFlight()).toBeLessThanOrEqual(3);
     expect(recording.maxInFlight()).toBeGreaterThan(1);
+  });
+
+  const celebrity = (followers: number) => Array.from({ length: followers }, (_, i) => follows(`fan${i}`, 'celeb'));
+
+  it('stops at the read budget on a vertex with a large neighbourhood and says so', async () => {
+    const { reader, recording } = await setup(celebrity(500));
+    const result = await reader.traverse('celeb', [into, out], { perHopCap: 100_000, concurrency: 4, pageSize: 50, maxRows: 120 });
+    expect(result.partial).toEqual({ reason: 'read_budget', hop: 0 });
+    expect(result.truncated).toBe(true);
+    expect(result.hops).toHaveLength(1);
+    expect(result.hops[0]!.vertices.length).toBeGreaterThan(0);
+    expect(result.hops[0]!.vertices.length).toBeLessThanOrEqual(120);
+    // never asked for more rows than the budget holds
+    const asked = recording.calls.reduce((sum, c) => sum + (c.limit ?? 1), 0);
+    expect(asked).toBeLessThanOrEqual(120);
+    expect(result.stats.rowsRead).toBe(result.hops[0]!.stats.rowsRead);
+    expect(result.stats.rowsRead).toBeLessThanOrEqual(120);
+  });
+
+  it('stops at the query budget', async () => {
+    const { reader, recording } = await setup(celebrity(500));
+    const result = await reader.traverse('celeb', [into], { perHopCap: 100_000, concurrency: 1, pageSize: 10, maxQueries: 3 });
+    expect(result.partial).toEqual({ reason: 'read_budget', hop: 0 });
+    expect(recording.calls).toHaveLength(3);
+    expect(result.hops[0]!.vertices).toHaveLength(30);
+    expect(result.hops[0]!.stats.queries).toBe(3);
+  });
+
+  it('a deadline cuts a traversal and returns what it had', async () => {
+    const { reader, recording } = await setup(celebrity(300), 5);
+    const result = await reader.traverse('celeb', [into], { perHopCap: 100_000, concurrency: 1, pageSize: 10, deadlineMs: 40 });
+    expect(result.partial).toEqual({ reason: 'deadline', hop: 0 });
+    expect(result.truncated).toBe(true);
+    expect(recording.calls.length).toBeLessThan(30);
+    expect(result.hops[0]!.vertices.length).toBeLessThan(300);
+  });
+
+  it('an aborted signal stops it as aborted, starting no further read', async () => {
+    const { reader, recording } = await setup(celebrity(300));
+    const controller = new AbortController();
+    const aborting: PartitionReader = {
+      ...recording.reader,
+      page: async (ns, id, q) => {
+        const page = await recording.reader.page(ns, id, q);
+        if (recording.calls.length === 2) controller.abort();
+        return page;
+      },
+    };
+    const r = createEdgeReader({ partitions: aborting, config });
+    const result = await r.traverse('celeb', [into], { perHopCap: 100_000, concurrency: 1, pageSize: 10, signal: controller.signal });
+    expect(result.partial).toEqual({ reason: 'aborted', hop: 0 });
+    expect(recording.calls).toHaveLength(2);
+  });
+
+  it('flags a hop cut by its cap as hop_cap and goes on with the next hop', async () => {
+    const events = [...Array.from({ length: 5 }, (_, i) => follows('a', `f${i}`)), ...Array.from({ length: 5 }, (_, i) => follows(`f${i}`, `g${i}`))];
+    const { reader } = await setup(events);
+    const result = await reader.traverse('a', [{ ...out, cap: 2 }, out], { perHopCap: 100, concurrency: 1 });
+    expect(result.partial).toEqual({ reason: 'hop_cap', hop: 0 });
+    expect(result.hops.map((h) => [h.vertices.length, h.truncated])).toEqual([[2, true], [2, false]]);
+  });
+
+  it('reports queries and rows per hop', async () => {
+    const events = [...Array.from({ length: 6 }, (_, i) => follows('a', `f${i}`)), ...Array.from({ length: 6 }, (_, i) => follows(`f${i}`, `g${i}`))];
+    const { reader, recording } = await setup(events);
+    const result = await reader.traverse('a', [out, out], { perHopCap: 100, concurrency: 2, pageSize: 4 });
+    expect(result.partial).toBeUndefined();
+    expect(result.hops.map((h) => h.stats)).toEqual([
+      { queries: 2, rowsRead: 6, frontier: 1, replicaGroups: 1 },
+      { queries: 6, rowsRead: 6, frontier: 6, replicaGroups: 1 },
+    ]);
+    expect(result.stats).toEqual({ queries: 8, rowsRead: 12 });
+    expect(recording.calls).toHaveLength(8);
+  });
+
+  it('expands each replica set of the frontier with its own in-flight limit', async () => {
+    const events = [...Array.from({ length: 12 }, (_, i) => follows('a', `f${i}`)), ...Array.from({ length: 12 }, (_, i) => follows(`f${i}`, `g${i}`))];
+    const { recording } = await setup(events, 3);
+    const inFlight = new Map<string, number>();
+    const maxInFlight = new Map<string, number>();
+    const setOf = (id: string) => (Number(id.slice(1)) % 2 === 0 ? 'even' : 'odd');
+    const grouped: PartitionReader = {
+      ...recording.reader,
+      replicaGroups: (ids) => ['even', 'odd'].map((replicas) => ({ replicas, ids: ids.filter((id) => setOf(id) === replicas) })).filter((g) => g.ids.length > 0),
+      page: async (ns, id, q) => {
+        const set = id === 'a' ? 'start' : setOf(id);
+        inFlight.set(set, (inFlight.get(set) ?? 0) + 1);
+        maxInFlight.set(set, Math.max(maxInFlight.get(set) ?? 0, inFlight.get(set)!));
+        try {
+          return await recording.reader.page(ns, id, q);
+        } finally {
+          inFlight.set(set, inFlight.get(set)! - 1);
+        }
+      },
+    };
+    const r = createEdgeReader({ partitions: grouped, config });
+    const result = await r.traverse('a', [out, out], { perHopCap: 100, concurrency: 2 });
+    expect(result.hops[1]!.vertices).toHaveLength(12);
+    expect(result.hops[1]!.stats.replicaGroups).toBe(2);
+    expect(maxInFlight.get('even')).toBe(2);
+    expect(maxInFlight.get('odd')).toBe(2);
+    expect(recording.maxInFlight()).toBe(4);
+  });
+
+  it('never asks for the same page twice, even through a celebrity whose peers were all visited', async () => {
+    // every fan follows celeb and celeb follows every fan back: hop 2 from the fans reaches only visited vertices
+    const events = [...celebrity(40), ...Array.from({ length: 40 }, (_, i) => follows('celeb', `fan${i}`))];
+    const { reader, recording } = await setup(events);
+    const result = await reader.traverse('celeb', [into, out, into], { perHopCap: 1_000, concurrency: 4, pageSize: 7 });
+    expect(result.hops.map((h) => h.vertices.length)).toEqual([40, 0, 0]);
+    const asked = recording.calls.map((c) => `${c.namespace}/${c.id}/${Buffer.from(c.after ?? []).toString('hex')}`);
+    expect(new Set(asked).size).toBe(asked.length);
+    // hop 3 has an empty frontier: nothing read
+    expect(result.hops[2]!.stats.queries).toBe(0);
   });
 });

@@ -29,4 +29,21 @@ describe('parseEdgestreamConfig', () => {
       /runtime\.cascadeSettleMs: must be greater than 2 × runtime\.writeRetryBudgetMs \+ runtime\.tombstoneCacheTtlMs/,
     );
   });
+
+  it('declares read budgets with defaults and names a bad one', () => {
+    const c = defaultEdgestreamConfig();
+    expect(c.reads).toEqual({
+      maxRows: 200_000,
+      maxQueries: 20_000,
+      deadlineMs: 10_000,
+      maxCursorBytes: 2_048,
+      traversal: { perHopCap: 1_000, concurrencyPerReplicaSet: 8 },
+    });
+    const cfg = (reads: unknown) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], reads });
+    expect(() => cfg({ maxRows: 0 })).toThrow(/reads\.maxRows: /);
+    expect(() => cfg({ deadlineMs: 1.5 })).toThrow(/reads\.deadlineMs: /);
+    expect(() => cfg({ maxCursorBytes: 10 })).toThrow(/reads\.maxCursorBytes: /);
+    expect(() => cfg({ traversal: { perHopCap: 100_001 } })).toThrow(/reads\.traversal\.perHopCap: /);
+    expect(cfg({ maxRows: 5 }).reads.maxRows).toBe(5);
+  });
 });
