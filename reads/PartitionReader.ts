@@ -1,4 +1,4 @@
-import type { Cell } from '../sinks/store/index.ts';
+import type { Cell, ReplicaGroup } from '../sinks/store/index.ts';
 
 /**
  * The read port of the reader API: point reads and ascending pages of one
@@ -17,6 +17,13 @@ export interface PartitionReader {
    * cell after the last one returned existed at read time.
    */
   page(namespace: string, id: string, query: PartitionPageQuery): Promise<PartitionPage>;
+  /**
+   * Logical partition ids grouped by the replica set of their original
+   * partition (the store's token map, no I/O), so a reader of many partitions
+   * can bound its reads in flight per group. A split partition's buckets may
+   * live elsewhere; it is grouped by its original id all the same.
+   */
+  replicaGroups(ids: readonly string[]): ReplicaGroup[];
 }
 
 export interface PartitionPageQuery {

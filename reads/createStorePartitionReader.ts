@@ -9,5 +9,6 @@ export function createStorePartitionReader(store: TwoLevelMapStore): PartitionRe
       const page = await store.namespace(namespace).slice(id, { limit, ...(after === undefined ? {} : { start: keySuccessor(after) }) });
       return { cells: page.cells, exhausted: page.pageState === undefined };
     },
+    replicaGroups: (ids) => store.replicaGroups(ids),
   };
 }

@@ -63,7 +63,8 @@ describe('traverse', () => {
     ];
     const { reader, recording } = await setup(events, 1);
     const result = await reader.traverse('a', [out, out], { perHopCap: 25, concurrency: 2, pageSize: 10 });
-    expect(result.hops[0]).toEqual({ vertices: Array.from({ length: 10 }, (_, i) => `f${i}`), truncated: false });
+    expect(result.hops[0]).toMatchObject({ vertices: Array.from({ length: 10 }, (_, i) => `f${i}`), truncated: false });
+    expect(result.partial).toEqual({ reason: 'hop_cap', hop: 1 });
     expect(result.hops[1]!.vertices).toHaveLength(25);
     expect(new Set(result.hops[1]!.vertices).size).toBe(25);
     expect(result.hops[1]!.truncated).toBe(true);
@@ -77,7 +78,11 @@ describe('traverse', () => {
   it('is not truncated when the cap is reached exactly as the last link is read', async () => {
     const { reader } = await setup([follows('a', 'b'), follows('a', 'c'), follows('a', 'd')]);
     const result = await reader.traverse('a', [out], { perHopCap: 3, concurrency: 1, pageSize: 3 });
-    expect(result).toEqual({ hops: [{ vertices: ['b', 'c', 'd'], truncated: false }], truncated: false });
+    expect(result).toEqual({
+      hops: [{ vertices: ['b', 'c', 'd'], truncated: false, stats: { queries: 1, rowsRead: 3, frontier: 1, replicaGroups: 1 } }],
+      truncated: false,
+      stats: { queries: 1, rowsRead: 3 },
+    });
   });
 
   it('expands a wide frontier with at most `concurrency` reads in flight', async () => {
@@ -125,7 +130,7 @@ describe('traverse', () => {
   });
 
   it('an aborted signal stops it as aborted, starting no further read', async () => {
-    const { reader, recording } = await setup(celebrity(300));
+    const { recording } = await setup(celebrity(300));
     const controller = new AbortController();
     const aborting: PartitionReader = {
       ...recording.reader,

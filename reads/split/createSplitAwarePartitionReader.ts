@@ -41,5 +41,6 @@ export function createSplitAwarePartitionReader(opts: SplitAwareReaderOptions): 
   return {
     get: (namespace, id, key) => viaSplit(namespace, id, (t) => layoutReader.get(t, key), () => original.get(namespace, id, key)),
     page: (namespace, id, query) => viaSplit(namespace, id, (t) => layoutReader.page(t, query), () => original.page(namespace, id, query)),
+    replicaGroups: (ids) => original.replicaGroups(ids),
   };
 }

@@ -33,6 +33,7 @@ export function recordingPartitionReader(inner: PartitionReader, { delayMs = 0 }
     get: (namespace, id, key) => track({ kind: 'get', namespace, id, key }, () => inner.get(namespace, id, key)),
     page: (namespace, id, query) =>
       track({ kind: 'page', namespace, id, limit: query.limit, ...(query.after === undefined ? {} : { after: query.after }) }, () => inner.page(namespace, id, query)),
+    replicaGroups: (ids) => inner.replicaGroups(ids),
   };
   return {
     reader,

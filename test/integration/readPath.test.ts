@@ -137,7 +137,8 @@ describe('the read path on Kafka + Cassandra', () => {
     const r = reader();
     const hops = [{ type: 'follows', direction: 'out' as const }, { type: 'follows', direction: 'out' as const }];
     const capped = await r.traverse(root, hops, { perHopCap: 50, concurrency: 4, pageSize: 10 });
-    expect(capped.hops[0]).toEqual({ vertices: expect.any(Array), truncated: false });
+    expect(capped.hops[0]).toMatchObject({ vertices: expect.any(Array), truncated: false });
+    expect(capped.partial).toEqual({ reason: 'hop_cap', hop: 1 });
     expect(capped.hops[0]!.vertices).toHaveLength(30);
     expect(capped.hops[1]!.vertices).toHaveLength(50);
     expect(new Set(capped.hops[1]!.vertices).size).toBe(50);
