@@ -26,6 +26,7 @@ export function budgetedPartitionReader(inner: PartitionReader, budget: ReadBudg
   return {
     get: (namespace, id, key) => run(1, () => inner.get(namespace, id, key), (cell) => (cell === undefined ? 0 : 1)),
     page: (namespace, id, query) => run(query.limit, (limit) => inner.page(namespace, id, { ...query, limit }), (page) => page.cells.length),
+    scan: (namespace, id, query) => run(query.limit, (limit) => inner.scan(namespace, id, { ...query, limit }), (page) => page.cells.length),
     replicaGroups: (ids) => inner.replicaGroups(ids),
   };
 }

@@ -70,7 +70,7 @@ describe('traverse', () => {
     expect(result.hops[1]!.truncated).toBe(true);
     expect(result.truncated).toBe(true);
     // 25 vertices at 10 per page: 3 pages, plus at most one more in flight on the other slot
-    const secondHopPages = recording.calls.filter((c) => c.kind === 'page' && c.id !== 'a');
+    const secondHopPages = recording.calls.filter((c) => c.kind === 'scan' && c.id !== 'a');
     expect(secondHopPages.length).toBeLessThanOrEqual(4);
     expect(recording.maxInFlight()).toBeLessThanOrEqual(2);
   });
@@ -134,8 +134,8 @@ describe('traverse', () => {
     const controller = new AbortController();
     const aborting: PartitionReader = {
       ...recording.reader,
-      page: async (ns, id, q) => {
-        const page = await recording.reader.page(ns, id, q);
+      scan: async (ns, id, q) => {
+        const page = await recording.reader.scan(ns, id, q);
         if (recording.calls.length === 2) controller.abort();
         return page;
       },
@@ -176,12 +176,12 @@ describe('traverse', () => {
     const grouped: PartitionReader = {
       ...recording.reader,
       replicaGroups: (ids) => ['even', 'odd'].map((replicas) => ({ replicas, ids: ids.filter((id) => setOf(id) === replicas) })).filter((g) => g.ids.length > 0),
-      page: async (ns, id, q) => {
+      scan: async (ns, id, q) => {
         const set = id === 'a' ? 'start' : setOf(id);
         inFlight.set(set, (inFlight.get(set) ?? 0) + 1);
         maxInFlight.set(set, Math.max(maxInFlight.get(set) ?? 0, inFlight.get(set)!));
         try {
-          return await recording.reader.page(ns, id, q);
+          return await recording.reader.scan(ns, id, q);
         } finally {
           inFlight.set(set, inFlight.get(set)! - 1);
         }

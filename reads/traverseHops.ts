@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import { decodeLinkValue, decodeVertexKey, LinkState, linkNamespace } from '../sinks/namespaces/index.ts';
 import type { Traversal, TraversalHop, TraversalHopResult, TraversalPartial } from './EdgeReader.ts';
+import type { ScanPosition } from './PartitionReader.ts';
 import type { ReadBudget, StopReason } from './readBudget.ts';
 import { sampleOf, type ReadContext } from './ReadContext.ts';
 
@@ -16,9 +17,10 @@ export interface TraversalPlan {
 /**
  * Breadth-first expansion, one hop at a time: the vertices first reached at a
  * hop are the next hop's frontier, and a vertex reached before (the start
- * included) is never reached again, so no partition is paged twice. Hops read
- * the link namespaces in peer order (no index validation needed) and keep
- * ACTIVE links. Every page is claimed from `budget`; when it is spent, the
+ * included) is never reached again, so no partition is paged twice. Hops scan
+ * the link namespaces in no promised order (`PartitionReader.scan`: peer order,
+ * or bucket by bucket through a hash split; no index validation needed) and
+ * keep ACTIVE links. Every page is claimed from `budget`; when it is spent, the
  * deadline passes or the caller aborts, the traversal returns what it has
  * with `partial` saying why, and the hops after it are not run.
  */
@@ -95,7 +97,7 @@ async function expandHop(ctx: ReadContext, frontier: readonly string[], hop: Tra
   };
 
   const expand = async (vertex: string): Promise<void> => {
-    let after: Uint8Array | undefined;
+    let from: ScanPosition | undefined;
     for (;;) {
       if (!mayRead()) {
         unfinished = true;
@@ -103,7 +105,7 @@ async function expandHop(ctx: ReadContext, frontier: readonly string[], hop: Tra
       }
       const granted = budget.claim(limits.pageSize);
       queries++;
-      const page = await ctx.partitions.page(namespace, vertex, { limit: granted, ...(after === undefined ? {} : { after }) }).catch((e: unknown) => {
+      const page = await ctx.partitions.scan(namespace, vertex, { limit: granted, ...(from === undefined ? {} : { from }) }).catch((e: unknown) => {
         budget.settle(granted, 0);
         throw e;
       });
@@ -127,9 +129,9 @@ async function expandHop(ctx: ReadContext, frontier: readonly string[], hop: Tra
         unfinished = true;
         return;
       }
-      if (page.exhausted) return;
-      if (page.cells.length === 0) throw new Error(`PartitionReader returned an empty page of ${namespace}[${vertex}] that is not exhausted`);
-      after = page.cells[page.cells.length - 1]!.key;
+      if (page.next === undefined) return;
+      if (page.cells.length === 0) throw new Error(`PartitionReader returned an empty scan page of ${namespace}[${vertex}] that is not the last`);
+      from = page.next;
     }
   };
 

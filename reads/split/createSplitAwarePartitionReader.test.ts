@@ -7,7 +7,7 @@ import { createSplitAwarePartitionReader } from './createSplitAwarePartitionRead
 
 const NS = ['links', 'links_split', 'wide_rows', 'wide_row_checkpoints'].map((name) => ({ name, chunking: false }));
 
-async function setup(status: WideRowRecord['status'], layoutReader?: SplitLayoutReader) {
+async function setup(status: WideRowRecord['status'], layout: (plain: SplitLayoutReader) => SplitLayoutReader = (plain) => plain) {
   const store = createMemoryStore({ namespaces: NS });
   const record: WideRowRecord = { namespace: 'links', partitionId: 'c', status, generation: 1, attempts: 1, splitNamespace: 'links_split', strategy: 'hash', buckets: 3, boundaries: [], rows: 0, bytes: 0, checksum: '', updatedAt: 1 };
   await createWideRowRepository(store).put(record);
@@ -23,7 +23,7 @@ async function setup(status: WideRowRecord['status'], layoutReader?: SplitLayout
   const reader = createSplitAwarePartitionReader({
     original: createStorePartitionReader(store),
     directory,
-    layoutReader: layoutReader ?? createSplitLayoutReader(store),
+    layoutReader: layout(createSplitLayoutReader(store)),
     namespaces: new Set(['links']),
     onFallback: (f) => fallbacks.push(f.error),
   });
@@ -50,24 +50,23 @@ describe('split-aware PartitionReader', () => {
   });
 
   it('falls back to the original when the split read fails', async () => {
-    const broken: SplitLayoutReader = { get: () => Promise.reject(new Error('bucket down')), page: () => Promise.reject(new Error('bucket down')) };
-    const { reader, fallbacks } = await setup('COMPLETED', broken);
+    const down = () => Promise.reject(new Error('bucket down'));
+    const broken: SplitLayoutReader = { get: down, page: down, pageBucket: down };
+    const { reader, fallbacks } = await setup('COMPLETED', () => broken);
     expect(source((await reader.get('links', 'c', Uint8Array.of(7)))?.value)).toBe('original');
     expect((await reader.page('links', 'c', { limit: 100 })).cells).toHaveLength(20);
     expect(fallbacks).toHaveLength(2);
   });
 
   it('scans a COMPLETED hash split bucket by bucket: a small scan reads one bucket, a full one every cell once', async () => {
-    const store = createMemoryStore({ namespaces: NS });
     const bucketsRead: number[] = [];
-    const plain = createSplitLayoutReader(store);
-    const counting: SplitLayoutReader = {
+    const counting = (plain: SplitLayoutReader): SplitLayoutReader => ({
       ...plain,
       pageBucket: (t, bucket, q) => {
         bucketsRead.push(bucket);
         return plain.pageBucket(t, bucket, q);
       },
-    };
+    });
     const { reader } = await setup('COMPLETED', counting);
     const first = await reader.scan('links', 'c', { limit: 3 });
     expect(first.cells).toHaveLength(3);

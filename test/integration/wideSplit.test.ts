@@ -219,6 +219,10 @@ describe('wide partitions: detect → plan → split → verify through Kafka an
       expect(await scan(originalReader, celeb, order, 777)).toEqual(want);
     }
     expect(serving.directory.stats.hits).toBeGreaterThan(hitsBefore);
+    // A traversal scans the split bucket by bucket instead of merging the buckets into each page, and reaches the same followers.
+    const traversal = await reader.traverse(celeb, [{ type: 'follows', direction: 'in' }], { perHopCap: 100_000, deadlineMs: 120_000 });
+    expect(traversal.partial).toBeUndefined();
+    expect([...traversal.hops[0]!.vertices].sort()).toEqual([...expected(celeb, 'peer')].sort());
     const newest = await reader.in('follows', celeb, { limit: 50 });
     expect(newest.items.map((i) => i.peer)).toEqual(expected(celeb, 'newest').slice(0, 50));
   });
