@@ -4,12 +4,9 @@ import { createRandom } from '../../cli/workload/createRandom.ts';
 import { createEdgeReader, createStorePartitionReader, type EdgeReader, type TraversalHop } from '../../reads/index.ts';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import type { LinkDirection } from '../../sinks/namespaces/index.ts';
-import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
-import { createEdgePipeline, type EdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
-import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEnv.ts';
+import type { EdgestreamEnv } from '../support/edgestreamEnv.ts';
+import { publishGraph, type PublishedGraph } from '../support/publishGraph.ts';
 import { applyLww, modelKey, type ModelGraph } from '../support/model/applyLww.ts';
-import { publishMutations } from '../support/publishMutations.ts';
-import { waitForQuiescence } from '../support/waitForQuiescence.ts';
 
 /**
  * Traversal on the real stack: a seeded random graph (follows and likes, with
@@ -20,8 +17,6 @@ import { waitForQuiescence } from '../support/waitForQuiescence.ts';
  */
 describe('traversal on Kafka + Cassandra', () => {
   let env: EdgestreamEnv;
-  let pipeline: EdgePipeline;
-  let producer: EdgeProducer;
   const rand = randomBytes(3).toString('hex');
   const base = BigInt(Date.now() - 3_600_000) * 1000n;
   const v = (i: number) => `v${i}-${rand}`;
@@ -49,33 +44,14 @@ describe('traversal on Kafka + Cassandra', () => {
   events.push(mutation('ADD_EDGE', 'follows', v(0), celeb));
   const model = applyLww(events);
 
+  let graph: PublishedGraph | undefined;
   beforeAll(async () => {
-    env = await createEdgestreamEnv({ name: 'traversal' });
-    pipeline = createEdgePipeline({
-      kafka: env.kafka,
-      serde: env.serde,
-      store: env.store,
-      config: env.config,
-      logger: env.logger,
-      stages: ['fanout', 'repair', 'cascade', 'recount'],
-      tuning: { progressIntervalMs: 600_000 },
-    });
-    await pipeline.start();
-    producer = createEdgeProducer({ kafka: env.kafka, serde: env.serde, config: env.config });
-    await publishMutations(producer, events);
-    await waitForQuiescence({
-      admin: env.admin,
-      config: env.config,
-      store: env.store,
-      recount: async () => void (await pipeline.recounter?.runOnce()),
-      timeoutMs: 180_000,
-    });
+    graph = await publishGraph('traversal', events);
+    env = graph.env;
   }, 300_000);
 
   afterAll(async () => {
-    await producer?.close().catch(() => {});
-    await pipeline?.stop().catch(() => {});
-    await env?.teardown();
+    await graph?.close();
   });
 
   const reader = (): EdgeReader => createEdgeReader({ partitions: createStorePartitionReader(env.store), config: env.config });
