@@ -97,6 +97,8 @@ export interface TraversalOptions extends ReadBounds {
   readonly perHopCap?: number;
   /** Frontier reads in flight per replica set. Default `reads.traversal.concurrencyPerReplicaSet`. */
   readonly concurrency?: number;
+  /** Frontier reads in flight in all, across replica sets. Default `reads.traversal.maxInFlight`. */
+  readonly maxInFlight?: number;
   /** Link cells per page read. Default min(the hop's cap, 1000). */
   readonly pageSize?: number;
 }

@@ -220,6 +220,7 @@ describe('createEdgeReader: argument checks', () => {
     ['a hop of an unknown type', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }, { type: 'x', direction: 'in' }], { perHopCap: 1, concurrency: 1 }), 'hops[1].type', /unknown edge type 'x'/],
     ['a cap of 0', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { perHopCap: 0, concurrency: 1 }), 'perHopCap', /\[1, 100000\]/],
     ['a concurrency of 0', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { perHopCap: 1, concurrency: 0 }), 'concurrency', /\[1, 256\]/],
+    ['a maxInFlight of 0', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { maxInFlight: 0 }), 'maxInFlight', /\[1, 1024\]/],
     ['a hop cap of 0', (r) => r.traverse('a', [{ type: 'follows', direction: 'out', cap: 0 }], {}), 'hops[0].cap', /\[1, 100000\]/],
     ['a row budget of 0', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { maxRows: 0 }), 'maxRows', /must be an integer in \[1, /],
     ['a query budget above the hard cap', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { maxQueries: 1e9 }), 'maxQueries', /must be an integer in \[1, /],

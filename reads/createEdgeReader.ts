@@ -27,6 +27,7 @@ import {
   MAX_PAGE_LIMIT,
   MAX_PER_HOP_CAP,
   MAX_TRAVERSAL_CONCURRENCY,
+  MAX_TRAVERSAL_IN_FLIGHT,
 } from './readArguments.ts';
 import { ReadArgumentError } from './ReadArgumentError.ts';
 import { createReadBudget } from './readBudget.ts';
@@ -126,14 +127,15 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
     async traverse(start, hops, options = {}) {
       checkVertex(config, start, 'start');
       const checkedHops = checkHops(config, hops);
-      if (typeof options !== 'object' || options === null) throw new ReadArgumentError('options', 'must be { perHopCap?, concurrency?, pageSize?, maxRows?, maxQueries?, deadlineMs?, signal? }');
+      if (typeof options !== 'object' || options === null) throw new ReadArgumentError('options', 'must be { perHopCap?, concurrency?, maxInFlight?, pageSize?, maxRows?, maxQueries?, deadlineMs?, signal? }');
       const { traversal } = config.reads;
       const perHopCap = checkInteger(options.perHopCap ?? traversal.perHopCap, 'perHopCap', 1, MAX_PER_HOP_CAP);
       const concurrency = checkInteger(options.concurrency ?? traversal.concurrencyPerReplicaSet, 'concurrency', 1, MAX_TRAVERSAL_CONCURRENCY);
+      const maxInFlight = checkInteger(options.maxInFlight ?? traversal.maxInFlight, 'maxInFlight', 1, MAX_TRAVERSAL_IN_FLIGHT);
       const pageSize = options.pageSize === undefined ? undefined : checkInteger(options.pageSize, 'pageSize', 1, MAX_PAGE_LIMIT);
       const budget = createReadBudget(checkReadBounds(config, options));
       try {
-        return await traverseHops(ctx, start, checkedHops, { perHopCap, concurrency, pageSize }, budget);
+        return await traverseHops(ctx, start, checkedHops, { perHopCap, concurrency, maxInFlight, pageSize }, budget);
       } finally {
         budget.dispose();
       }

@@ -15,6 +15,7 @@ export const MAX_PROPERTY_KEYS = 1_000;
 export const MAX_HOPS = 8;
 export const MAX_PER_HOP_CAP = 100_000;
 export const MAX_TRAVERSAL_CONCURRENCY = 256;
+export const MAX_TRAVERSAL_IN_FLIGHT = 1_024;
 
 export type ReadLimits = Pick<EdgestreamConfig, 'edgeTypes' | 'limits' | 'reads'>;
 

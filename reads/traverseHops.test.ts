@@ -167,7 +167,8 @@ describe('traverse', () => {
     expect(recording.calls).toHaveLength(8);
   });
 
-  it('expands each replica set of the frontier with its own in-flight limit', async () => {
+  /** A star a → f0..f11 → g0..g11 whose f's live on two replica sets (even, odd), with reads in flight tracked per set. */
+  async function twoReplicaSets() {
     const events = [...Array.from({ length: 12 }, (_, i) => follows('a', `f${i}`)), ...Array.from({ length: 12 }, (_, i) => follows(`f${i}`, `g${i}`))];
     const { recording } = await setup(events, 3);
     const inFlight = new Map<string, number>();
@@ -187,13 +188,24 @@ describe('traverse', () => {
         }
       },
     };
-    const r = createEdgeReader({ partitions: grouped, config });
+    return { reader: createEdgeReader({ partitions: grouped, config }), recording, maxInFlight };
+  }
+
+  it('expands each replica set of the frontier with its own in-flight limit', async () => {
+    const { reader: r, recording, maxInFlight } = await twoReplicaSets();
     const result = await r.traverse('a', [out, out], { perHopCap: 100, concurrency: 2 });
     expect(result.hops[1]!.vertices).toHaveLength(12);
     expect(result.hops[1]!.stats.replicaGroups).toBe(2);
     expect(maxInFlight.get('even')).toBe(2);
     expect(maxInFlight.get('odd')).toBe(2);
     expect(recording.maxInFlight()).toBe(4);
+  });
+
+  it('bounds the reads in flight across replica sets by maxInFlight', async () => {
+    const { reader: r, recording } = await twoReplicaSets();
+    const result = await r.traverse('a', [out, out], { perHopCap: 100, concurrency: 2, maxInFlight: 3 });
+    expect(result.hops[1]!.vertices).toHaveLength(12);
+    expect(recording.maxInFlight()).toBe(3);
   });
 
   it('never asks for the same page twice, even through a celebrity whose peers were all visited', async () => {

@@ -10,6 +10,8 @@ export interface TraversalPlan {
   readonly perHopCap: number;
   /** Frontier reads in flight per replica set. */
   readonly concurrency: number;
+  /** Frontier reads in flight in all. */
+  readonly maxInFlight: number;
   /** Link cells per page; default min(the hop's cap, the reader's largest page). */
   readonly pageSize: number | undefined;
 }
@@ -36,7 +38,7 @@ export async function traverseHops(ctx: ReadContext, start: string, hops: readon
       break;
     }
     const cap = hop.cap ?? plan.perHopCap;
-    const limits = { cap, concurrency: plan.concurrency, pageSize: plan.pageSize ?? Math.min(cap, ctx.maxPageCells) };
+    const limits = { cap, concurrency: plan.concurrency, maxInFlight: plan.maxInFlight, pageSize: plan.pageSize ?? Math.min(cap, ctx.maxPageCells) };
     const outcome = await expandHop(ctx, frontier, hop, visited, limits, budget);
     results.push(outcome.result);
     if (outcome.stopped !== undefined) {
@@ -57,6 +59,7 @@ export async function traverseHops(ctx: ReadContext, start: string, hops: readon
 interface HopLimits {
   readonly cap: number;
   readonly concurrency: number;
+  readonly maxInFlight: number;
   readonly pageSize: number;
 }
 
@@ -69,7 +72,8 @@ interface HopOutcome {
 /**
  * One hop. The whole frontier is grouped by replica set (the store's token
  * map) and each group is expanded with its own in-flight limit, so one hot
- * node cannot take every slot and a cluster's nodes are read in parallel. Each
+ * node cannot take every slot and a cluster's nodes are read in parallel;
+ * `maxInFlight` bounds the sum (with vnodes a frontier spans many replica sets). Each
  * vertex is paged until its links are exhausted, the hop holds `cap` new
  * vertices or the budget stops it; from then on no page is requested and no
  * further vertex is started. A deadline or abort returns at once: pages still
@@ -140,10 +144,11 @@ async function expandHop(ctx: ReadContext, frontier: readonly string[], hop: Tra
     throw e;
   };
   // No clearQueue on a stop: discarded tasks would never settle. Queued tasks see `mayRead` fail and return.
+  const overall = pLimit(limits.maxInFlight);
   const work = Promise.all(
     groups.map((group) => {
       const limit = pLimit(limits.concurrency);
-      return Promise.all(group.ids.map((vertex) => limit(() => expand(vertex).catch(haltOnError))));
+      return Promise.all(group.ids.map((vertex) => limit(() => overall(() => expand(vertex).catch(haltOnError)))));
     }),
   );
   const interrupted = await Promise.race([work.then(() => undefined), budget.interrupted]);

@@ -37,7 +37,7 @@ describe('parseEdgestreamConfig', () => {
       maxQueries: 20_000,
       deadlineMs: 10_000,
       maxCursorBytes: 2_048,
-      traversal: { perHopCap: 1_000, concurrencyPerReplicaSet: 8 },
+      traversal: { perHopCap: 1_000, concurrencyPerReplicaSet: 8, maxInFlight: 64 },
     });
     const cfg = (reads: unknown) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], reads });
     expect(() => cfg({ maxRows: 0 })).toThrow(/reads\.maxRows: /);

@@ -139,6 +139,8 @@ const readsSchema = z.strictObject({
       perHopCap: z.int().min(1).max(100_000).default(1_000),
       /** tunable. Frontier reads in flight per replica set (per host with replication factor 1). */
       concurrencyPerReplicaSet: z.int().min(1).max(256).default(8),
+      /** tunable. Frontier reads in flight in all (with vnodes a frontier spans many replica sets). */
+      maxInFlight: z.int().min(1).max(1_024).default(64),
     })
     .prefault({}),
 });

@@ -111,6 +111,7 @@ describe('traversal on Kafka + Cassandra', () => {
     expect(capped.partial).toEqual({ reason: 'hop_cap', hop: 0 });
     expect(capped.hops[0]!.vertices).toHaveLength(40);
     expect(capped.hops).toHaveLength(2);
+    console.log(`celebrity 2-hop, hop 1 capped at 40: ${capped.hops.map((h, i) => `hop ${i + 1}: ${h.stats.queries} queries, ${h.stats.rowsRead} rows, frontier ${h.stats.frontier}`).join('; ')}`);
     // the fans follow only the celebrity (visited); v0 follows others too
     const expectedSecond = capped.hops[0]!.vertices.flatMap((f) => neighbours(model, 'follows', 'out', f)).filter((x) => x !== celeb);
     expect([...capped.hops[1]!.vertices].sort()).toEqual([...new Set(expectedSecond)].filter((x) => !capped.hops[0]!.vertices.includes(x)).sort());
