@@ -10,6 +10,11 @@ import { ReadLimitError } from './ReadLimitError.ts';
  * result is dropped) with the same error. `what` names the operation.
  */
 export function budgetedPartitionReader(inner: PartitionReader, budget: ReadBudget, what: string): PartitionReader {
+  // One rejection for every read in flight when the deadline passes or the caller aborts.
+  const cut = budget.interrupted.then((reason): never => {
+    throw new ReadLimitError(reason, budget.spent, what);
+  });
+  cut.catch(() => undefined); // nobody may be reading then
   const run = async <T>(rows: number, read: (granted: number) => Promise<T>, count: (result: T) => number): Promise<T> => {
     const stop = budget.stopReason();
     if (stop !== undefined) throw new ReadLimitError(stop, budget.spent, what);
@@ -17,9 +22,6 @@ export function budgetedPartitionReader(inner: PartitionReader, budget: ReadBudg
     const reading = read(granted).then((result) => {
       budget.settle(granted, count(result));
       return result;
-    });
-    const cut = budget.interrupted.then((reason) => {
-      throw new ReadLimitError(reason, budget.spent, what);
     });
     return Promise.race([reading, cut]);
   };

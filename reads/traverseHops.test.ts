@@ -146,6 +146,14 @@ describe('traverse', () => {
     expect(recording.calls).toHaveLength(2);
   });
 
+  it('asks no page for more cells than the hop cap still wants', async () => {
+    const { reader, recording } = await setup(celebrity(50));
+    const result = await reader.traverse('celeb', [{ ...into, cap: 7 }], { pageSize: 100 });
+    expect(result.hops[0]!.vertices).toHaveLength(7);
+    expect(recording.calls.map((c) => c.limit)).toEqual([7]);
+    expect(result.stats.rowsRead).toBe(7);
+  });
+
   it('flags a hop cut by its cap as hop_cap and goes on with the next hop', async () => {
     const events = [...Array.from({ length: 5 }, (_, i) => follows('a', `f${i}`)), ...Array.from({ length: 5 }, (_, i) => follows(`f${i}`, `g${i}`))];
     const { reader } = await setup(events);

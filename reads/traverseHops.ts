@@ -107,7 +107,8 @@ async function expandHop(ctx: ReadContext, frontier: readonly string[], hop: Tra
         unfinished = true;
         return;
       }
-      const granted = budget.claim(limits.pageSize);
+      // No more cells than the cap still wants: a page of new live links fills the hop exactly.
+      const granted = budget.claim(Math.min(limits.pageSize, limits.cap - found.length));
       queries++;
       const page = await ctx.partitions.scan(namespace, vertex, { limit: granted, ...(from === undefined ? {} : { from }) }).catch((e: unknown) => {
         budget.settle(granted, 0);
