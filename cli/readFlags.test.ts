@@ -9,6 +9,8 @@ describe('read command flags', () => {
     expect(parseHops('follows:out, likes:in')).toEqual([{ type: 'follows', direction: 'out' }, { type: 'likes', direction: 'in' }]);
     expect(() => parseHops('follows:out,likes')).toThrow(/--hops expects <type>:out\|in.*got "likes"/);
     expect(() => parseHops('follows:out:x')).toThrow(/--hops/);
+    expect(parseHops('follows:out:50,likes:in')).toEqual([{ type: 'follows', direction: 'out', cap: 50 }, { type: 'likes', direction: 'in' }]);
+    expect(() => parseHops('follows:out:5:6')).toThrow(/--hops/);
   });
 
   it('splits --keys on commas', () => {
@@ -18,6 +20,9 @@ describe('read command flags', () => {
   it.each([
     ['cursor', 'belongs to another query', /^--cursor: belongs to another query$/],
     ['perHopCap', 'must be an integer', /^--cap: must be an integer$/],
+    ['maxRows', 'must be an integer', /^--max-rows: must be an integer$/],
+    ['deadlineMs', 'must be an integer', /^--deadline: must be an integer$/],
+    ['hops[0].cap', 'must be an integer', /^--hops \(item 1\.cap\): must be an integer$/],
     ['hops[1].type', "unknown edge type 'x'", /^--hops \(item 2\.type\): unknown edge type 'x'$/],
     ['keys[0]', 'must not be empty', /^--keys \(item 1\): must not be empty$/],
     ['type', "unknown edge type 'x'", /^<type>: unknown edge type 'x'$/],

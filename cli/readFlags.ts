@@ -1,14 +1,15 @@
 import { InvalidArgumentError } from 'commander';
 import { isReadArgumentError, type TraversalHop } from '../reads/index.ts';
 
-/** `--hops follows:out,likes:in` → hops; the reader checks the types against the config. */
+/** `--hops follows:out,likes:in:50` → hops (an optional third part caps that hop); the reader checks types and caps. */
 export function parseHops(value: string): TraversalHop[] {
   return value.split(',').map((part) => {
-    const [type, direction, ...rest] = part.trim().split(':');
-    if (!type || (direction !== 'out' && direction !== 'in') || rest.length > 0) {
-      throw new InvalidArgumentError(`--hops expects <type>:out|in[,...], e.g. follows:out,likes:in; got "${part}"`);
+    const [type, direction, cap, ...rest] = part.trim().split(':');
+    const capValue = cap === undefined ? undefined : Number(cap);
+    if (!type || (direction !== 'out' && direction !== 'in') || rest.length > 0 || (capValue !== undefined && !Number.isInteger(capValue))) {
+      throw new InvalidArgumentError(`--hops expects <type>:out|in[:cap][,...], e.g. follows:out:100,likes:in; got "${part}"`);
     }
-    return { type, direction };
+    return capValue === undefined ? { type, direction } : { type, direction, cap: capValue };
   });
 }
 
@@ -31,6 +32,9 @@ const FLAG_OF: Readonly<Record<string, string>> = {
   hops: '--hops',
   perHopCap: '--cap',
   concurrency: '--concurrency',
+  maxRows: '--max-rows',
+  maxQueries: '--max-queries',
+  deadlineMs: '--deadline',
   type: '<type>',
   vertex: '<vertex>',
   src: '<src>',

@@ -1,4 +1,5 @@
 import type { LinkDirection, LinkState, PropertyValue } from '../sinks/namespaces/index.ts';
+import type { PartialReason } from './readBudget.ts';
 
 /**
  * The read API over the write path's namespaces (docs/architecture.md §5).
@@ -26,8 +27,11 @@ export interface EdgeReader {
    * never counted. A projection: it lags the links by at least one recount interval.
    */
   count(type: string, vertex: string, direction: LinkDirection): Promise<bigint>;
-  /** Breadth-first k-hop expansion from `start`, one hop per entry of `hops`. */
-  traverse(start: string, hops: readonly TraversalHop[], options: TraversalOptions): Promise<Traversal>;
+  /**
+   * Breadth-first k-hop expansion from `start`, one hop per entry of `hops`,
+   * within a read budget and deadline; a cut result says why in `partial`.
+   */
+  traverse(start: string, hops: readonly TraversalHop[], options?: TraversalOptions): Promise<Traversal>;
 }
 
 export interface EdgeLink {
@@ -44,7 +48,22 @@ export interface EdgeLink {
  */
 export type NeighbourOrder = 'newest' | 'peer';
 
-export interface NeighbourPageOptions {
+/**
+ * Bounds of one multi-read call; each defaults to the config's `reads`
+ * section (schemas/config/edgestreamConfig.ts).
+ */
+export interface ReadBounds {
+  /** Most cells read in total, pages and point reads. */
+  readonly maxRows?: number;
+  /** Most partition reads (a page or a point read each). */
+  readonly maxQueries?: number;
+  /** Wall-clock ms the call may take. */
+  readonly deadlineMs?: number;
+  /** Cancels the call: a traversal returns what it has, other reads throw ReadLimitError. */
+  readonly signal?: AbortSignal;
+}
+
+export interface NeighbourPageOptions extends ReadBounds {
   /** Most neighbours to return, an integer in [1, MAX_PAGE_LIMIT]. */
   readonly limit: number;
   /** The `cursor` of the previous page of the same query. */
@@ -69,26 +88,53 @@ export interface NeighbourPage {
 export interface TraversalHop {
   readonly type: string;
   readonly direction: LinkDirection;
+  /** Most new vertices of this hop; default the call's `perHopCap`. */
+  readonly cap?: number;
 }
 
-export interface TraversalOptions {
-  /** Most new vertices collected per hop; the hop stops reading once it has them. */
-  readonly perHopCap: number;
-  /** Frontier vertices expanded at once. */
-  readonly concurrency: number;
-  /** Link cells per page read. Default min(perHopCap, 1000). */
+export interface TraversalOptions extends ReadBounds {
+  /** Most new vertices collected per hop (unless the hop sets `cap`); the hop stops reading once it has them. Default `reads.traversal.perHopCap`. */
+  readonly perHopCap?: number;
+  /** Frontier reads in flight per replica set. Default `reads.traversal.concurrencyPerReplicaSet`. */
+  readonly concurrency?: number;
+  /** Frontier reads in flight in all, across replica sets. Default `reads.traversal.maxInFlight`. */
+  readonly maxInFlight?: number;
+  /** Link cells per page read. Default min(the hop's cap, 1000). */
   readonly pageSize?: number;
+}
+
+/** Why a traversal or a hop holds less than it could: see `PartialReason` (reads/readBudget.ts). */
+export interface TraversalPartial {
+  readonly reason: PartialReason;
+  /** The (0-based) hop it happened at: the first hop cut, or the hop a stop cut short. */
+  readonly hop: number;
+}
+
+export interface TraversalHopStats {
+  /** Partition reads (pages) the hop issued. */
+  readonly queries: number;
+  /** Link cells those pages returned. */
+  readonly rowsRead: number;
+  /** Frontier vertices the hop had to expand. */
+  readonly frontier: number;
+  /** Replica sets that frontier spans (its in-flight limit applies to each). */
+  readonly replicaGroups: number;
 }
 
 export interface TraversalHopResult {
   /** Vertices first reached at this hop (never the start or an earlier hop's), in discovery order. */
   readonly vertices: readonly string[];
-  /** True when the hop stopped at `perHopCap` with neighbours of its frontier left unread. */
+  /** True when the hop stopped (cap, budget, deadline, abort) with neighbours of its frontier left unread. */
   readonly truncated: boolean;
+  readonly stats: TraversalHopStats;
 }
 
 export interface Traversal {
+  /** One per hop run; fewer than asked when a stop (budget, deadline, abort) ended the traversal early. */
   readonly hops: readonly TraversalHopResult[];
   /** True when any hop was truncated. */
   readonly truncated: boolean;
+  /** Present when the result is partial: a stop's reason wins over a hop cap. */
+  readonly partial?: TraversalPartial;
+  readonly stats: { readonly queries: number; readonly rowsRead: number };
 }

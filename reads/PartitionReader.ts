@@ -1,4 +1,5 @@
-import type { Cell } from '../sinks/store/index.ts';
+import type { SplitTarget } from '../sinks/namespaces/index.ts';
+import type { Cell, ReplicaGroup } from '../sinks/store/index.ts';
 
 /**
  * The read port of the reader API: point reads and ascending pages of one
@@ -17,6 +18,22 @@ export interface PartitionReader {
    * cell after the last one returned existed at read time.
    */
   page(namespace: string, id: string, query: PartitionPageQuery): Promise<PartitionPage>;
+  /**
+   * Every live cell of the partition once, in no promised order, a page at a
+   * time (`from`: the previous page's `next`, absent after the last page), for
+   * readers that need the set and not the order (a traversal). A hash-split
+   * partition is read one bucket after another instead of merging every
+   * bucket into each page, so a capped read touches only the buckets it needs;
+   * anything else is read in key order, as by `page`.
+   */
+  scan(namespace: string, id: string, query: PartitionScanQuery): Promise<PartitionScanPage>;
+  /**
+   * Logical partition ids grouped by the replica set of their original
+   * partition (the store's token map, no I/O), so a reader of many partitions
+   * can bound its reads in flight per group. A split partition's buckets may
+   * live elsewhere; it is grouped by its original id all the same.
+   */
+  replicaGroups(ids: readonly string[]): ReplicaGroup[];
 }
 
 export interface PartitionPageQuery {
@@ -24,6 +41,37 @@ export interface PartitionPageQuery {
   readonly after?: Uint8Array;
   /** Most cells, an integer in [1, MAX_SLICE_LIMIT]. */
   readonly limit: number;
+}
+
+export interface PartitionScanQuery {
+  readonly from?: ScanPosition;
+  /** Most cells, an integer in [1, MAX_SLICE_LIMIT]. */
+  readonly limit: number;
+}
+
+export interface PartitionScanPage {
+  readonly cells: readonly Cell[];
+  /** Where the next page starts; absent when the scan is complete. */
+  readonly next?: ScanPosition;
+}
+
+/**
+ * Where a scan stands, only meaningful to the reader that returned it (kept
+ * in memory, never serialized). A scan that began on a hash split stays on
+ * that split's buckets; one that began in key order stays in key order.
+ */
+export interface ScanPosition {
+  /** The hash split being scanned bucket by bucket, absent for a key-order scan. */
+  readonly split?: SplitTarget;
+  readonly bucket: number;
+  /** The last key read in `bucket` (or in key order). */
+  readonly after?: Uint8Array;
+}
+
+/** A key-order scan page made from an ascending page. */
+export function keyOrderScanPage(page: PartitionPage): PartitionScanPage {
+  const last = page.cells.at(-1);
+  return page.exhausted || last === undefined ? { cells: page.cells } : { cells: page.cells, next: { bucket: 0, after: last.key } };
 }
 
 export interface PartitionPage {

@@ -210,6 +210,13 @@ describe('createEdgeReader: argument checks', () => {
     ['a hop of an unknown type', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }, { type: 'x', direction: 'in' }], { perHopCap: 1, concurrency: 1 }), 'hops[1].type', /unknown edge type 'x'/],
     ['a cap of 0', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { perHopCap: 0, concurrency: 1 }), 'perHopCap', /\[1, 100000\]/],
     ['a concurrency of 0', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { perHopCap: 1, concurrency: 0 }), 'concurrency', /\[1, 256\]/],
+    ['a maxInFlight of 0', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { maxInFlight: 0 }), 'maxInFlight', /\[1, 1024\]/],
+    ['a hop cap of 0', (r) => r.traverse('a', [{ type: 'follows', direction: 'out', cap: 0 }], {}), 'hops[0].cap', /\[1, 100000\]/],
+    ['a row budget of 0', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { maxRows: 0 }), 'maxRows', /must be an integer in \[1, /],
+    ['a query budget above the hard cap', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { maxQueries: 1e9 }), 'maxQueries', /must be an integer in \[1, /],
+    ['a negative deadline', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { deadlineMs: -1 }), 'deadlineMs', /must be an integer in \[1, /],
+    ['a signal that is not an AbortSignal', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { signal: {} as AbortSignal }), 'signal', /must be an AbortSignal/],
+    ['a page with a row budget of 0', (r) => r.out('follows', 'a', { limit: 1, maxRows: 0 }), 'maxRows', /must be an integer in \[1, /],
   ])('%s is refused naming the argument, before any read', async (_, call, argument, message) => {
     const { reader, recording } = await setup([]);
     await expect(call(reader)).rejects.toMatchObject({ name: 'ReadArgumentError', argument });
@@ -293,3 +300,24 @@ describe('createEdgeReader: read counters', () => {
     expect(samples).toEqual([{ namespace: 'follows_out', id: 'a', sample: { bytesRead: 0, rowsRead: 0, rowsReturned: 0 } }]);
   });
 });
+
+describe('createEdgeReader: read budgets', () => {
+  it('a neighbour page over a run of superseded index entries stops at the row budget with a ReadLimitError', async () => {
+    // 200 re-adds of one peer leave 199 dead index entries ahead of (newer than) nothing live
+    const events = [add('a', 'live', 1n), ...Array.from({ length: 200 }, (_, i) => add('a', 'x', 10n + BigInt(i))), remove('a', 'x', 1_000n)];
+    const { reader, recording } = await setup(events, { maxPageCells: 20 });
+    await expect(reader.out('follows', 'a', { limit: 1, maxRows: 50 })).rejects.toMatchObject({ name: 'ReadLimitError', code: 'read_limit', reason: 'read_budget' });
+    const pageRows = recording.calls.filter((c) => c.kind === 'page').reduce((sum, c) => sum + c.limit!, 0);
+    expect(pageRows).toBeLessThanOrEqual(50);
+    // without the budget the same page answers
+    expect((await reader.out('follows', 'a', { limit: 1 })).items.map((n) => n.peer)).toEqual(['live']);
+  });
+
+  it('a property multi-get counts each point read against the query budget of the config', async () => {
+    const small = { ...config, reads: { ...config.reads, maxQueries: 3 } };
+    const { reader } = await setup([add('a', 'b', 1n, { properties: { k1: 1n } })], { config: small });
+    await expect(reader.props('follows', 'a', 'b', ['k1', 'k2', 'k3', 'k4'])).rejects.toMatchObject({ name: 'ReadLimitError', reason: 'read_budget' });
+    expect(await reader.props('follows', 'a', 'b', ['k1', 'k2'])).toEqual({ k1: 1n });
+  });
+});
+

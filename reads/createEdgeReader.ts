@@ -11,7 +11,8 @@ import {
   type LinkDirection,
 } from '../sinks/namespaces/index.ts';
 import { createBoundedTtlCache } from '../sinks/caches/createBoundedTtlCache.ts';
-import type { EdgeReader, NeighbourPage, NeighbourPageOptions } from './EdgeReader.ts';
+import { budgetedPartitionReader } from './budgetedPartitionReader.ts';
+import type { EdgeReader, NeighbourPage, NeighbourPageOptions, ReadBounds } from './EdgeReader.ts';
 import { checkCursorBelongs, decodeNeighbourCursor, encodeNeighbourCursor } from './neighbourCursor.ts';
 import { neighbourSource } from './neighbourSources.ts';
 import type { PartitionReader } from './PartitionReader.ts';
@@ -22,12 +23,15 @@ import {
   checkInteger,
   checkOrder,
   checkPropertyKeys,
+  checkReadBounds,
   checkVertex,
   MAX_PAGE_LIMIT,
   MAX_PER_HOP_CAP,
   MAX_TRAVERSAL_CONCURRENCY,
+  MAX_TRAVERSAL_IN_FLIGHT,
 } from './readArguments.ts';
 import { isReadArgumentError, ReadArgumentError } from './ReadArgumentError.ts';
+import { createReadBudget } from './readBudget.ts';
 import { sampleOf, type ReadContext } from './ReadContext.ts';
 import { NO_READ_COUNTERS, type ReadCounters } from './ReadCounters.ts';
 import { NO_READ_OBSERVER, type ReadObservation, type ReadObserver, type ReadOperation } from './ReadObserver.ts';
@@ -38,8 +42,8 @@ import { traverseHops } from './traverseHops.ts';
 export interface EdgeReaderOptions {
   /** Where partitions are read: plain (createStorePartitionReader) or split-aware. */
   readonly partitions: PartitionReader;
-  /** Edge types and id limits; arguments are checked against them. */
-  readonly config: Pick<EdgestreamConfig, 'edgeTypes' | 'limits'>;
+  /** Edge types, id limits and read bounds; arguments are checked against them. */
+  readonly config: Pick<EdgestreamConfig, 'edgeTypes' | 'limits' | 'reads'>;
   /** Read-side width counters (createReadCounters); default: none. */
   readonly counters?: ReadCounters;
   /** Told the latency, queries and outcome of every call (metrics/createReadMetrics); default: none. */
@@ -72,16 +76,29 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
   const propsCache = createBoundedTtlCache<Uint8Array | undefined>({ ...(opts.propsCache ?? { maxEntries: 10_000, ttlMs: 5_000 }), nowMs: opts.clock ?? Date.now });
 
   const observed = createObservedRun(base);
+  /** Runs a single-answer read under its own budget: a read past it throws ReadLimitError. */
+  const withBudget = async <T>(ctx: ReadContext, bounds: ReadBounds, what: string, read: (budgeted: ReadContext) => Promise<T>): Promise<T> => {
+    const budget = createReadBudget(checkReadBounds(config, bounds));
+    try {
+      return await read({ ...ctx, partitions: budgetedPartitionReader(ctx.partitions, budget, what) });
+    } finally {
+      budget.dispose();
+    }
+  };
+  // A cursor ends on a key of T_<dir> (a peer id) or T_<dir>_recent (8-byte time ‖ peer id).
+  const cursorBounds = { maxCursorBytes: config.reads.maxCursorBytes, maxKeyBytes: config.limits.maxVertexIdBytes + 8 };
+
   const neighbours = async (ctx: ReadContext, direction: LinkDirection, type: string, vertex: string, options: NeighbourPageOptions): Promise<NeighbourPage> => {
     checkEdgeType(config, type);
     checkVertex(config, vertex, 'vertex');
     if (typeof options !== 'object' || options === null) throw new ReadArgumentError('options', 'must be { limit, cursor?, order? }');
     const limit = checkInteger(options.limit, 'limit', 1, MAX_PAGE_LIMIT);
-    const cursor = options.cursor === undefined ? undefined : decodeNeighbourCursor(options.cursor);
+    const cursor = options.cursor === undefined ? undefined : decodeNeighbourCursor(options.cursor, cursorBounds);
     const order = options.order === undefined ? (cursor?.order ?? 'newest') : checkOrder(options.order);
     const query = { order, direction, type, vertex };
     if (cursor !== undefined) checkCursorBelongs(cursor, query);
-    const scan = await scanNeighbours(ctx, neighbourSource(order, type, direction), vertex, limit, cursor?.after);
+    const what = `${direction} ${type} ${JSON.stringify(vertex)}`;
+    const scan = await withBudget(ctx, options, what, (budgeted) => scanNeighbours(budgeted, neighbourSource(order, type, direction), vertex, limit, cursor?.after));
     return scan.exhausted || scan.last === undefined ? { items: scan.items } : { items: scan.items, cursor: encodeNeighbourCursor({ ...query, after: scan.last }) };
   };
 
@@ -104,8 +121,10 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
         checkVertex(config, src, 'src');
         checkVertex(config, dst, 'dst');
         const bag = edgePropertyBag(type, src, dst, symmetricTypes.has(type));
-        if (keys === undefined) return readPropertyBag(ctx, bag);
-        return readRequestedProperties(ctx, propsCache, bag, checkPropertyKeys(config, keys));
+        const what = `props ${type} ${JSON.stringify(src)} ${JSON.stringify(dst)}`;
+        if (keys === undefined) return withBudget(ctx, {}, what, (budgeted) => readPropertyBag(budgeted, bag));
+        const names = checkPropertyKeys(config, keys);
+        return withBudget(ctx, {}, what, (budgeted) => readRequestedProperties(budgeted, propsCache, bag, names));
       }),
     count: (type, vertex, direction) =>
       observed('count', async (ctx) => {
@@ -116,15 +135,22 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
         ctx.counters.record(DEGREES_NAMESPACE, vertex, sampleOf([cell], cell === undefined ? 0 : 1));
         return cell === undefined ? 0n : decodeDegreeCount(cell.value);
       }),
-    traverse: (start, hops, options) =>
+    traverse: (start, hops, options = {}) =>
       observed('traverse', async (ctx) => {
         checkVertex(config, start, 'start');
         const checkedHops = checkHops(config, hops);
-        if (typeof options !== 'object' || options === null) throw new ReadArgumentError('options', 'must be { perHopCap, concurrency, pageSize? }');
-        const perHopCap = checkInteger(options.perHopCap, 'perHopCap', 1, MAX_PER_HOP_CAP);
-        const concurrency = checkInteger(options.concurrency, 'concurrency', 1, MAX_TRAVERSAL_CONCURRENCY);
-        const pageSize = checkInteger(options.pageSize ?? Math.min(perHopCap, 1_000), 'pageSize', 1, MAX_PAGE_LIMIT);
-        return traverseHops(ctx, start, checkedHops, { perHopCap, concurrency, pageSize });
+        if (typeof options !== 'object' || options === null) throw new ReadArgumentError('options', 'must be { perHopCap?, concurrency?, maxInFlight?, pageSize?, maxRows?, maxQueries?, deadlineMs?, signal? }');
+        const { traversal } = config.reads;
+        const perHopCap = checkInteger(options.perHopCap ?? traversal.perHopCap, 'perHopCap', 1, MAX_PER_HOP_CAP);
+        const concurrency = checkInteger(options.concurrency ?? traversal.concurrencyPerReplicaSet, 'concurrency', 1, MAX_TRAVERSAL_CONCURRENCY);
+        const maxInFlight = checkInteger(options.maxInFlight ?? traversal.maxInFlight, 'maxInFlight', 1, MAX_TRAVERSAL_IN_FLIGHT);
+        const pageSize = options.pageSize === undefined ? undefined : checkInteger(options.pageSize, 'pageSize', 1, MAX_PAGE_LIMIT);
+        const budget = createReadBudget(checkReadBounds(config, options));
+        try {
+          return await traverseHops(ctx, start, checkedHops, { perHopCap, concurrency, maxInFlight, pageSize }, budget);
+        } finally {
+          budget.dispose();
+        }
       }),
   };
 }
@@ -144,6 +170,8 @@ function createObservedRun(ctx: ReadContext) {
       partitions: {
         get: (namespace, id, key) => (queries++, partitions.get(namespace, id, key)),
         page: (namespace, id, query) => (queries++, partitions.page(namespace, id, query)),
+        scan: (namespace, id, query) => (queries++, partitions.scan(namespace, id, query)),
+        replicaGroups: (ids) => partitions.replicaGroups(ids),
       },
     };
     const started = performance.now();

@@ -1,13 +1,16 @@
 import { keySuccessor, type TwoLevelMapStore } from '../sinks/store/index.ts';
-import type { PartitionReader } from './PartitionReader.ts';
+import { keyOrderScanPage, type PartitionReader, type PartitionPageQuery } from './PartitionReader.ts';
 
 /** The PartitionReader that reads every partition where the write path put it. */
 export function createStorePartitionReader(store: TwoLevelMapStore): PartitionReader {
+  const page = async (namespace: string, id: string, { after, limit }: PartitionPageQuery) => {
+    const slice = await store.namespace(namespace).slice(id, { limit, ...(after === undefined ? {} : { start: keySuccessor(after) }) });
+    return { cells: slice.cells, exhausted: slice.pageState === undefined };
+  };
   return {
     get: (namespace, id, key) => store.namespace(namespace).get(id, key),
-    async page(namespace, id, { after, limit }) {
-      const page = await store.namespace(namespace).slice(id, { limit, ...(after === undefined ? {} : { start: keySuccessor(after) }) });
-      return { cells: page.cells, exhausted: page.pageState === undefined };
-    },
+    page,
+    scan: async (namespace, id, { from, limit }) => keyOrderScanPage(await page(namespace, id, { limit, ...(from?.after === undefined ? {} : { after: from.after }) })),
+    replicaGroups: (ids) => store.replicaGroups(ids),
   };
 }

@@ -7,14 +7,19 @@ export type {
   NeighbourOrder,
   NeighbourPage,
   NeighbourPageOptions,
+  ReadBounds,
   Traversal,
   TraversalHop,
   TraversalHopResult,
+  TraversalHopStats,
   TraversalOptions,
+  TraversalPartial,
 } from './EdgeReader.ts';
 export { ReadArgumentError, isReadArgumentError } from './ReadArgumentError.ts';
-export { MAX_HOPS, MAX_PAGE_LIMIT, MAX_PER_HOP_CAP, MAX_PROPERTY_KEYS, MAX_TRAVERSAL_CONCURRENCY } from './readArguments.ts';
-export type { PartitionPage, PartitionPageQuery, PartitionReader } from './PartitionReader.ts';
+export { ReadLimitError, isReadLimitError } from './ReadLimitError.ts';
+export type { PartialReason, StopReason } from './readBudget.ts';
+export { MAX_HOPS, MAX_PAGE_LIMIT, MAX_PER_HOP_CAP, MAX_PROPERTY_KEYS, MAX_TRAVERSAL_CONCURRENCY, MAX_TRAVERSAL_IN_FLIGHT } from './readArguments.ts';
+export type { PartitionPage, PartitionPageQuery, PartitionReader, PartitionScanPage, PartitionScanQuery, ScanPosition } from './PartitionReader.ts';
 export { createStorePartitionReader } from './createStorePartitionReader.ts';
 export { NO_READ_COUNTERS, type OnWidePartition, type ReadCounters, type ReadSample } from './ReadCounters.ts';
 export { createReadCounters, type ReadCountersOptions } from './createReadCounters.ts';

@@ -35,20 +35,43 @@ export function encodeNeighbourCursor(c: NeighbourCursor): string {
   return Buffer.from(JSON.stringify(doc), 'utf8').toString('base64url');
 }
 
-export function decodeNeighbourCursor(text: unknown): NeighbourCursor {
+/** How large a cursor may be: its text, and the key it carries. */
+export interface CursorBounds {
+  /** Characters of the opaque text (the config's `reads.maxCursorBytes`). */
+  readonly maxCursorBytes: number;
+  /** The largest key a page can end on (a `*_recent` key: 8-byte time + the longest vertex id). */
+  readonly maxKeyBytes: number;
+}
+
+const DOC_FIELDS = ['v', 'o', 'd', 't', 'x', 'k'].sort().join();
+
+/**
+ * The cursor `text` stands for, or a ReadArgumentError naming `cursor`. The
+ * text is checked for size before it is decoded, and only a document this
+ * encoder could have written is accepted (exactly its fields, canonical
+ * base64url, a non-empty key within bounds), so a damaged or hand-made
+ * cursor cannot smuggle in a huge key or extra payload.
+ */
+export function decodeNeighbourCursor(text: unknown, bounds: CursorBounds): NeighbourCursor {
   const invalid = () => new ReadArgumentError('cursor', 'is not a cursor returned by a neighbour page (damaged or from another API)');
-  if (typeof text !== 'string' || text.length === 0 || !/^[A-Za-z0-9_-]+$/.test(text)) throw invalid();
+  if (typeof text !== 'string' || text.length === 0) throw invalid();
+  if (text.length > bounds.maxCursorBytes) throw new ReadArgumentError('cursor', `is ${text.length} characters long, more than the ${bounds.maxCursorBytes} allowed`);
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw invalid();
+  const bytes = Buffer.from(text, 'base64url');
+  if (bytes.toString('base64url') !== text) throw invalid();
   let doc: Partial<CursorDocument>;
   try {
-    doc = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Partial<CursorDocument>;
+    doc = JSON.parse(bytes.toString('utf8')) as Partial<CursorDocument>;
   } catch {
     throw invalid();
   }
-  if (typeof doc !== 'object' || doc === null) throw invalid();
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw invalid();
   if (doc.v !== VERSION) throw new ReadArgumentError('cursor', `has version ${String(doc.v)}, this reader understands ${VERSION}`);
+  if (Object.keys(doc).sort().join() !== DOC_FIELDS) throw invalid();
   const { o, d, t, x, k } = doc;
   if ((o !== 'newest' && o !== 'peer') || (d !== 'out' && d !== 'in') || typeof t !== 'string' || typeof x !== 'string') throw invalid();
-  if (typeof k !== 'string' || !/^(?:[0-9a-f]{2})*$/.test(k)) throw invalid();
+  if (typeof k !== 'string' || k.length === 0 || !/^(?:[0-9a-f]{2})+$/.test(k)) throw invalid();
+  if (k.length / 2 > bounds.maxKeyBytes) throw new ReadArgumentError('cursor', `holds a ${k.length / 2}-byte key, more than the ${bounds.maxKeyBytes} allowed`);
   return { order: o, direction: d, type: t, vertex: x, after: new Uint8Array(Buffer.from(k, 'hex')) };
 }
 

@@ -1,7 +1,8 @@
-import type { EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
+import { READ_BOUND_MAX, type EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
 import { textProblem } from '../schemas/validation/textRules.ts';
 import type { LinkDirection } from '../sinks/namespaces/index.ts';
-import type { NeighbourOrder, TraversalHop } from './EdgeReader.ts';
+import type { NeighbourOrder, ReadBounds, TraversalHop } from './EdgeReader.ts';
+import type { ReadBudgetLimits } from './readBudget.ts';
 import { ReadArgumentError } from './ReadArgumentError.ts';
 
 /**
@@ -14,8 +15,9 @@ export const MAX_PROPERTY_KEYS = 1_000;
 export const MAX_HOPS = 8;
 export const MAX_PER_HOP_CAP = 100_000;
 export const MAX_TRAVERSAL_CONCURRENCY = 256;
+export const MAX_TRAVERSAL_IN_FLIGHT = 1_024;
 
-export type ReadLimits = Pick<EdgestreamConfig, 'edgeTypes' | 'limits'>;
+export type ReadLimits = Pick<EdgestreamConfig, 'edgeTypes' | 'limits' | 'reads'>;
 
 export function checkEdgeType(config: ReadLimits, type: unknown, argument = 'type'): string {
   if (typeof type !== 'string') throw new ReadArgumentError(argument, `must be a string, got ${typeof type}`);
@@ -62,13 +64,30 @@ export function checkPropertyKeys(config: ReadLimits, keys: unknown): string[] {
   return [...new Set(keys as string[])];
 }
 
+/** A call's read bounds over the config's defaults, each within READ_BOUND_MAX. */
+export function checkReadBounds(config: ReadLimits, options: ReadBounds): ReadBudgetLimits {
+  const { reads } = config;
+  const signal: unknown = options.signal;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new ReadArgumentError('signal', 'must be an AbortSignal');
+  return {
+    maxRows: checkInteger(options.maxRows ?? reads.maxRows, 'maxRows', 1, READ_BOUND_MAX.maxRows),
+    maxQueries: checkInteger(options.maxQueries ?? reads.maxQueries, 'maxQueries', 1, READ_BOUND_MAX.maxQueries),
+    deadlineMs: checkInteger(options.deadlineMs ?? reads.deadlineMs, 'deadlineMs', 1, READ_BOUND_MAX.deadlineMs),
+    ...(signal === undefined ? {} : { signal }),
+  };
+}
+
 export function checkHops(config: ReadLimits, hops: unknown): TraversalHop[] {
   if (!Array.isArray(hops) || hops.length === 0 || hops.length > MAX_HOPS) {
     throw new ReadArgumentError('hops', `must be a list of 1 to ${MAX_HOPS} hops, got ${Array.isArray(hops) ? hops.length : typeof hops}`);
   }
   return hops.map((hop: unknown, i) => {
     if (typeof hop !== 'object' || hop === null) throw new ReadArgumentError(`hops[${i}]`, 'must be { type, direction }');
-    const { type, direction } = hop as Partial<TraversalHop>;
-    return { type: checkEdgeType(config, type, `hops[${i}].type`), direction: checkDirection(direction, `hops[${i}].direction`) };
+    const { type, direction, cap } = hop as Partial<TraversalHop>;
+    return {
+      type: checkEdgeType(config, type, `hops[${i}].type`),
+      direction: checkDirection(direction, `hops[${i}].direction`),
+      ...(cap === undefined ? {} : { cap: checkInteger(cap, `hops[${i}].cap`, 1, MAX_PER_HOP_CAP) }),
+    };
   });
 }

@@ -5,6 +5,7 @@ import { createFanOutHarness } from '../test/support/model/createFanOutHarness.t
 import { createEdgeReader } from './createEdgeReader.ts';
 import { createStorePartitionReader } from './createStorePartitionReader.ts';
 import type { TraversalHop } from './EdgeReader.ts';
+import type { PartitionReader } from './PartitionReader.ts';
 import { recordingPartitionReader } from './testing/recordingPartitionReader.ts';
 
 const config = defaultEdgestreamConfig();
@@ -62,13 +63,14 @@ describe('traverse', () => {
     ];
     const { reader, recording } = await setup(events, 1);
     const result = await reader.traverse('a', [out, out], { perHopCap: 25, concurrency: 2, pageSize: 10 });
-    expect(result.hops[0]).toEqual({ vertices: Array.from({ length: 10 }, (_, i) => `f${i}`), truncated: false });
+    expect(result.hops[0]).toMatchObject({ vertices: Array.from({ length: 10 }, (_, i) => `f${i}`), truncated: false });
+    expect(result.partial).toEqual({ reason: 'hop_cap', hop: 1 });
     expect(result.hops[1]!.vertices).toHaveLength(25);
     expect(new Set(result.hops[1]!.vertices).size).toBe(25);
     expect(result.hops[1]!.truncated).toBe(true);
     expect(result.truncated).toBe(true);
     // 25 vertices at 10 per page: 3 pages, plus at most one more in flight on the other slot
-    const secondHopPages = recording.calls.filter((c) => c.kind === 'page' && c.id !== 'a');
+    const secondHopPages = recording.calls.filter((c) => c.kind === 'scan' && c.id !== 'a');
     expect(secondHopPages.length).toBeLessThanOrEqual(4);
     expect(recording.maxInFlight()).toBeLessThanOrEqual(2);
   });
@@ -76,7 +78,11 @@ describe('traverse', () => {
   it('is not truncated when the cap is reached exactly as the last link is read', async () => {
     const { reader } = await setup([follows('a', 'b'), follows('a', 'c'), follows('a', 'd')]);
     const result = await reader.traverse('a', [out], { perHopCap: 3, concurrency: 1, pageSize: 3 });
-    expect(result).toEqual({ hops: [{ vertices: ['b', 'c', 'd'], truncated: false }], truncated: false });
+    expect(result).toEqual({
+      hops: [{ vertices: ['b', 'c', 'd'], truncated: false, stats: { queries: 1, rowsRead: 3, frontier: 1, replicaGroups: 1 } }],
+      truncated: false,
+      stats: { queries: 1, rowsRead: 3 },
+    });
   });
 
   it('expands a wide frontier with at most `concurrency` reads in flight', async () => {
@@ -86,5 +92,139 @@ describe('traverse', () => {
     expect(result.hops[1]!.vertices).toHaveLength(20);
     expect(recording.maxInFlight()).toBeLessThanOrEqual(3);
     expect(recording.maxInFlight()).toBeGreaterThan(1);
+  });
+
+  const celebrity = (followers: number) => Array.from({ length: followers }, (_, i) => follows(`fan${i}`, 'celeb'));
+
+  it('stops at the read budget on a vertex with a large neighbourhood and says so', async () => {
+    const { reader, recording } = await setup(celebrity(500));
+    const result = await reader.traverse('celeb', [into, out], { perHopCap: 100_000, concurrency: 4, pageSize: 50, maxRows: 120 });
+    expect(result.partial).toEqual({ reason: 'read_budget', hop: 0 });
+    expect(result.truncated).toBe(true);
+    expect(result.hops).toHaveLength(1);
+    expect(result.hops[0]!.vertices.length).toBeGreaterThan(0);
+    expect(result.hops[0]!.vertices.length).toBeLessThanOrEqual(120);
+    // never asked for more rows than the budget holds
+    const asked = recording.calls.reduce((sum, c) => sum + (c.limit ?? 1), 0);
+    expect(asked).toBeLessThanOrEqual(120);
+    expect(result.stats.rowsRead).toBe(result.hops[0]!.stats.rowsRead);
+    expect(result.stats.rowsRead).toBeLessThanOrEqual(120);
+  });
+
+  it('stops at the query budget', async () => {
+    const { reader, recording } = await setup(celebrity(500));
+    const result = await reader.traverse('celeb', [into], { perHopCap: 100_000, concurrency: 1, pageSize: 10, maxQueries: 3 });
+    expect(result.partial).toEqual({ reason: 'read_budget', hop: 0 });
+    expect(recording.calls).toHaveLength(3);
+    expect(result.hops[0]!.vertices).toHaveLength(30);
+    expect(result.hops[0]!.stats.queries).toBe(3);
+  });
+
+  it('a deadline cuts a traversal and returns what it had', async () => {
+    const { reader, recording } = await setup(celebrity(300), 5);
+    const result = await reader.traverse('celeb', [into], { perHopCap: 100_000, concurrency: 1, pageSize: 10, deadlineMs: 40 });
+    expect(result.partial).toEqual({ reason: 'deadline', hop: 0 });
+    expect(result.truncated).toBe(true);
+    expect(recording.calls.length).toBeLessThan(30);
+    expect(result.hops[0]!.vertices.length).toBeLessThan(300);
+  });
+
+  it('an aborted signal stops it as aborted, starting no further read', async () => {
+    const { recording } = await setup(celebrity(300));
+    const controller = new AbortController();
+    const aborting: PartitionReader = {
+      ...recording.reader,
+      scan: async (ns, id, q) => {
+        const page = await recording.reader.scan(ns, id, q);
+        if (recording.calls.length === 2) controller.abort();
+        return page;
+      },
+    };
+    const r = createEdgeReader({ partitions: aborting, config });
+    const result = await r.traverse('celeb', [into], { perHopCap: 100_000, concurrency: 1, pageSize: 10, signal: controller.signal });
+    expect(result.partial).toEqual({ reason: 'aborted', hop: 0 });
+    expect(recording.calls).toHaveLength(2);
+  });
+
+  it('asks no page for more cells than the hop cap still wants', async () => {
+    const { reader, recording } = await setup(celebrity(50));
+    const result = await reader.traverse('celeb', [{ ...into, cap: 7 }], { pageSize: 100 });
+    expect(result.hops[0]!.vertices).toHaveLength(7);
+    expect(recording.calls.map((c) => c.limit)).toEqual([7]);
+    expect(result.stats.rowsRead).toBe(7);
+  });
+
+  it('flags a hop cut by its cap as hop_cap and goes on with the next hop', async () => {
+    const events = [...Array.from({ length: 5 }, (_, i) => follows('a', `f${i}`)), ...Array.from({ length: 5 }, (_, i) => follows(`f${i}`, `g${i}`))];
+    const { reader } = await setup(events);
+    const result = await reader.traverse('a', [{ ...out, cap: 2 }, out], { perHopCap: 100, concurrency: 1 });
+    expect(result.partial).toEqual({ reason: 'hop_cap', hop: 0 });
+    expect(result.hops.map((h) => [h.vertices.length, h.truncated])).toEqual([[2, true], [2, false]]);
+  });
+
+  it('reports queries and rows per hop', async () => {
+    const events = [...Array.from({ length: 6 }, (_, i) => follows('a', `f${i}`)), ...Array.from({ length: 6 }, (_, i) => follows(`f${i}`, `g${i}`))];
+    const { reader, recording } = await setup(events);
+    const result = await reader.traverse('a', [out, out], { perHopCap: 100, concurrency: 2, pageSize: 4 });
+    expect(result.partial).toBeUndefined();
+    expect(result.hops.map((h) => h.stats)).toEqual([
+      { queries: 2, rowsRead: 6, frontier: 1, replicaGroups: 1 },
+      { queries: 6, rowsRead: 6, frontier: 6, replicaGroups: 1 },
+    ]);
+    expect(result.stats).toEqual({ queries: 8, rowsRead: 12 });
+    expect(recording.calls).toHaveLength(8);
+  });
+
+  /** A star a → f0..f11 → g0..g11 whose f's live on two replica sets (even, odd), with reads in flight tracked per set. */
+  async function twoReplicaSets() {
+    const events = [...Array.from({ length: 12 }, (_, i) => follows('a', `f${i}`)), ...Array.from({ length: 12 }, (_, i) => follows(`f${i}`, `g${i}`))];
+    const { recording } = await setup(events, 3);
+    const inFlight = new Map<string, number>();
+    const maxInFlight = new Map<string, number>();
+    const setOf = (id: string) => (Number(id.slice(1)) % 2 === 0 ? 'even' : 'odd');
+    const grouped: PartitionReader = {
+      ...recording.reader,
+      replicaGroups: (ids) => ['even', 'odd'].map((replicas) => ({ replicas, ids: ids.filter((id) => setOf(id) === replicas) })).filter((g) => g.ids.length > 0),
+      scan: async (ns, id, q) => {
+        const set = id === 'a' ? 'start' : setOf(id);
+        inFlight.set(set, (inFlight.get(set) ?? 0) + 1);
+        maxInFlight.set(set, Math.max(maxInFlight.get(set) ?? 0, inFlight.get(set)!));
+        try {
+          return await recording.reader.scan(ns, id, q);
+        } finally {
+          inFlight.set(set, inFlight.get(set)! - 1);
+        }
+      },
+    };
+    return { reader: createEdgeReader({ partitions: grouped, config }), recording, maxInFlight };
+  }
+
+  it('expands each replica set of the frontier with its own in-flight limit', async () => {
+    const { reader: r, recording, maxInFlight } = await twoReplicaSets();
+    const result = await r.traverse('a', [out, out], { perHopCap: 100, concurrency: 2 });
+    expect(result.hops[1]!.vertices).toHaveLength(12);
+    expect(result.hops[1]!.stats.replicaGroups).toBe(2);
+    expect(maxInFlight.get('even')).toBe(2);
+    expect(maxInFlight.get('odd')).toBe(2);
+    expect(recording.maxInFlight()).toBe(4);
+  });
+
+  it('bounds the reads in flight across replica sets by maxInFlight', async () => {
+    const { reader: r, recording } = await twoReplicaSets();
+    const result = await r.traverse('a', [out, out], { perHopCap: 100, concurrency: 2, maxInFlight: 3 });
+    expect(result.hops[1]!.vertices).toHaveLength(12);
+    expect(recording.maxInFlight()).toBe(3);
+  });
+
+  it('never asks for the same page twice, even through a celebrity whose peers were all visited', async () => {
+    // every fan follows celeb and celeb follows every fan back: hop 2 from the fans reaches only visited vertices
+    const events = [...celebrity(40), ...Array.from({ length: 40 }, (_, i) => follows('celeb', `fan${i}`))];
+    const { reader, recording } = await setup(events);
+    const result = await reader.traverse('celeb', [into, out, into], { perHopCap: 1_000, concurrency: 4, pageSize: 7 });
+    expect(result.hops.map((h) => h.vertices.length)).toEqual([40, 0, 0]);
+    const asked = recording.calls.map((c) => `${c.namespace}/${c.id}/${Buffer.from(c.after ?? []).toString('hex')}`);
+    expect(new Set(asked).size).toBe(asked.length);
+    // hop 3 has an empty frontier: nothing read
+    expect(result.hops[2]!.stats.queries).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { EdgeReader, NeighbourOrder, TraversalHop } from '../../reads/index.ts';
+import type { EdgeReader, NeighbourOrder } from '../../reads/index.ts';
 import type { LinkDirection } from '../../sinks/namespaces/index.ts';
 import { withCommandContext, type GlobalFlags } from '../commandContext.ts';
 import { openReader } from '../openReader.ts';
@@ -8,7 +8,7 @@ import { countCommand } from './count.ts';
 import { edgeCommand } from './edge.ts';
 import { neighboursCommand } from './neighbours.ts';
 import { propsCommand } from './props.ts';
-import { traverseCommand } from './traverse.ts';
+import { traverseCommand, type TraverseFlags } from './traverse.ts';
 
 /** Opens the store and a reader for one command, then restates reader argument errors as flag errors. */
 const withReader = (globals: () => GlobalFlags, fn: (reader: EdgeReader) => Promise<unknown>): Promise<void> =>
@@ -69,12 +69,15 @@ export function registerReadCommands(program: Command, globals: () => GlobalFlag
   json(
     program
       .command('traverse')
-      .description('breadth-first hops from <start>, each hop capped')
+      .description('breadth-first hops from <start>, each hop capped, within a read budget and deadline')
       .argument('<start>')
-      .requiredOption('--hops <hops>', 'hops in order, <type>:out|in,... e.g. follows:out,likes:in', parseHops)
-      .option('--cap <n>', 'most new vertices per hop', positiveIntFlag('--cap'), 100)
-      .option('--concurrency <n>', 'frontier vertices read at once', positiveIntFlag('--concurrency'), 8),
-  ).action((start: string, o: { hops: TraversalHop[]; cap: number; concurrency: number; json: boolean }) =>
+      .requiredOption('--hops <hops>', 'hops in order, <type>:out|in[:cap],... e.g. follows:out:100,likes:in', parseHops)
+      .option('--cap <n>', 'most new vertices per hop (default: reads.traversal.perHopCap)', positiveIntFlag('--cap'))
+      .option('--concurrency <n>', 'frontier reads in flight per replica set (default: reads.traversal.concurrencyPerReplicaSet)', positiveIntFlag('--concurrency'))
+      .option('--max-rows <n>', 'most link cells read in total (default: reads.maxRows)', positiveIntFlag('--max-rows'))
+      .option('--max-queries <n>', 'most partition reads in total (default: reads.maxQueries)', positiveIntFlag('--max-queries'))
+      .option('--deadline <ms>', 'stop and print what was found after this long (default: reads.deadlineMs)', positiveIntFlag('--deadline')),
+  ).action((start: string, o: TraverseFlags) =>
     withReader(globals, (r) => traverseCommand(r, { start, hops: o.hops }, o)),
   );
 }

@@ -7,7 +7,7 @@ import { createSplitAwarePartitionReader } from './createSplitAwarePartitionRead
 
 const NS = ['links', 'links_split', 'wide_rows', 'wide_row_checkpoints'].map((name) => ({ name, chunking: false }));
 
-async function setup(status: WideRowRecord['status'], layoutReader?: SplitLayoutReader) {
+async function setup(status: WideRowRecord['status'], layout: (plain: SplitLayoutReader) => SplitLayoutReader = (plain) => plain) {
   const store = createMemoryStore({ namespaces: NS });
   const record: WideRowRecord = { namespace: 'links', partitionId: 'c', status, generation: 1, attempts: 1, splitNamespace: 'links_split', strategy: 'hash', buckets: 3, boundaries: [], rows: 0, bytes: 0, checksum: '', updatedAt: 1 };
   await createWideRowRepository(store).put(record);
@@ -23,7 +23,7 @@ async function setup(status: WideRowRecord['status'], layoutReader?: SplitLayout
   const reader = createSplitAwarePartitionReader({
     original: createStorePartitionReader(store),
     directory,
-    layoutReader: layoutReader ?? createSplitLayoutReader(store),
+    layoutReader: layout(createSplitLayoutReader(store)),
     namespaces: new Set(['links']),
     onFallback: (f) => fallbacks.push(f.error),
   });
@@ -50,10 +50,44 @@ describe('split-aware PartitionReader', () => {
   });
 
   it('falls back to the original when the split read fails', async () => {
-    const broken: SplitLayoutReader = { get: () => Promise.reject(new Error('bucket down')), page: () => Promise.reject(new Error('bucket down')) };
-    const { reader, fallbacks } = await setup('COMPLETED', broken);
+    const down = () => Promise.reject(new Error('bucket down'));
+    const broken: SplitLayoutReader = { get: down, page: down, pageBucket: down };
+    const { reader, fallbacks } = await setup('COMPLETED', () => broken);
     expect(source((await reader.get('links', 'c', Uint8Array.of(7)))?.value)).toBe('original');
     expect((await reader.page('links', 'c', { limit: 100 })).cells).toHaveLength(20);
     expect(fallbacks).toHaveLength(2);
   });
+
+  it('scans a COMPLETED hash split bucket by bucket: a small scan reads one bucket, a full one every cell once', async () => {
+    const bucketsRead: number[] = [];
+    const counting = (plain: SplitLayoutReader): SplitLayoutReader => ({
+      ...plain,
+      pageBucket: (t, bucket, q) => {
+        bucketsRead.push(bucket);
+        return plain.pageBucket(t, bucket, q);
+      },
+    });
+    const { reader } = await setup('COMPLETED', counting);
+    const first = await reader.scan('links', 'c', { limit: 3 });
+    expect(first.cells).toHaveLength(3);
+    expect(new Set(first.cells.map((c) => source(c.value)))).toEqual(new Set(['split']));
+    expect(bucketsRead).toEqual([0]);
+    const keys = first.cells.map((c) => c.key[0]);
+    for (let from = first.next; from !== undefined; ) {
+      const page = await reader.scan('links', 'c', { limit: 4, from });
+      keys.push(...page.cells.map((c) => c.key[0]));
+      from = page.next;
+    }
+    expect([...keys].sort((a, b) => a! - b!)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(new Set(bucketsRead)).toEqual(new Set([0, 1, 2]));
+  });
+
+  it('scans an unsplit partition in key order, like pages', async () => {
+    const { reader } = await setup('PLANNED');
+    const first = await reader.scan('links', 'c', { limit: 15 });
+    const rest = await reader.scan('links', 'c', { limit: 15, from: first.next! });
+    expect([...first.cells, ...rest.cells].map((c) => [c.key[0], source(c.value)])).toEqual(Array.from({ length: 20 }, (_, i) => [i, 'original']));
+    expect(rest.next).toBeUndefined();
+  });
 });
+

@@ -1,6 +1,7 @@
 import { splitTargetOf } from '../../sinks/namespaces/index.ts';
 import type { SplitDirectory, SplitLayoutReader } from '../../sinks/wide/index.ts';
-import type { PartitionReader } from '../PartitionReader.ts';
+import { keyOrderScanPage, type PartitionReader } from '../PartitionReader.ts';
+import { scanHashBuckets } from './scanHashBuckets.ts';
 
 export interface SplitAwareReaderOptions {
   /** Reads partitions where the write path put them. */
@@ -39,8 +40,17 @@ export function createSplitAwarePartitionReader(opts: SplitAwareReaderOptions): 
     }
     return plain();
   };
-  return {
+  const reader: PartitionReader = {
     get: (namespace, id, key) => viaSplit(namespace, id, (t) => layoutReader.get(t, key), () => original.get(namespace, id, key)),
     page: (namespace, id, query) => viaSplit(namespace, id, (t) => layoutReader.page(t, query), () => original.page(namespace, id, query)),
+    scan: async (namespace, id, { from, limit }) => {
+      if (from?.split !== undefined) return scanHashBuckets(layoutReader, from.split, from, limit);
+      const keyOrder = async () => keyOrderScanPage(await reader.page(namespace, id, { limit, ...(from?.after === undefined ? {} : { after: from.after }) }));
+      if (from !== undefined) return keyOrder();
+      // A fresh scan: a COMPLETED hash split is read bucket by bucket; anything else in key order.
+      return viaSplit(namespace, id, (t) => (t.layout.strategy === 'hash' ? scanHashBuckets(layoutReader, t, { bucket: 0 }, limit) : keyOrder()), keyOrder);
+    },
+    replicaGroups: (ids) => original.replicaGroups(ids),
   };
+  return reader;
 }

@@ -2,12 +2,14 @@ import type { PartitionReader } from '../PartitionReader.ts';
 
 /** One call the reader made: a point read or a page, with the logical partition it asked for. */
 export interface RecordedRead {
-  readonly kind: 'get' | 'page';
+  readonly kind: 'get' | 'page' | 'scan';
   readonly namespace: string;
   readonly id: string;
   readonly key?: Uint8Array;
   readonly after?: Uint8Array;
   readonly limit?: number;
+  /** Of a scan: the bucket it continues in (0 for a key-order scan). */
+  readonly bucket?: number;
 }
 
 /**
@@ -33,6 +35,12 @@ export function recordingPartitionReader(inner: PartitionReader, { delayMs = 0 }
     get: (namespace, id, key) => track({ kind: 'get', namespace, id, key }, () => inner.get(namespace, id, key)),
     page: (namespace, id, query) =>
       track({ kind: 'page', namespace, id, limit: query.limit, ...(query.after === undefined ? {} : { after: query.after }) }, () => inner.page(namespace, id, query)),
+    scan: (namespace, id, query) =>
+      track(
+        { kind: 'scan', namespace, id, limit: query.limit, ...(query.from === undefined ? {} : { bucket: query.from.bucket, ...(query.from.after === undefined ? {} : { after: query.from.after }) }) },
+        () => inner.scan(namespace, id, query),
+      ),
+    replicaGroups: (ids) => inner.replicaGroups(ids),
   };
   return {
     reader,

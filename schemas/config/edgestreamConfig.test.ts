@@ -80,5 +80,22 @@ describe('parseEdgestreamConfig', () => {
     expect(server({ readYourWritesTimeoutMs: -1 })).toThrow(/server\.readYourWritesTimeoutMs/);
     expect(server({ rateLimit: 5 })).toThrow(/rateLimit/);
   });
+
+  it('declares read budgets with defaults and names a bad one', () => {
+    const c = defaultEdgestreamConfig();
+    expect(c.reads).toEqual({
+      maxRows: 200_000,
+      maxQueries: 20_000,
+      deadlineMs: 10_000,
+      maxCursorBytes: 2_048,
+      traversal: { perHopCap: 1_000, concurrencyPerReplicaSet: 8, maxInFlight: 64 },
+    });
+    const cfg = (reads: unknown) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], reads });
+    expect(() => cfg({ maxRows: 0 })).toThrow(/reads\.maxRows: /);
+    expect(() => cfg({ deadlineMs: 1.5 })).toThrow(/reads\.deadlineMs: /);
+    expect(() => cfg({ maxCursorBytes: 10 })).toThrow(/reads\.maxCursorBytes: /);
+    expect(() => cfg({ traversal: { perHopCap: 100_001 } })).toThrow(/reads\.traversal\.perHopCap: /);
+    expect(cfg({ maxRows: 5 }).reads.maxRows).toBe(5);
+  });
 });
 

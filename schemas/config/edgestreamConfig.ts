@@ -212,6 +212,37 @@ const serverSchema = z.strictObject({
   shutdownGraceMs: z.int().min(0).default(15_000),
 });
 
+/**
+ * Bounds of every multi-read operation of the EdgeReader (a traversal, a neighbour page,
+ * a property bag, a multi-get): each one may read at most `maxRows` cells in at most
+ * `maxQueries` partition reads within `deadlineMs`; a caller may ask for other bounds per
+ * call (reads/README.md). A traversal returns what it has with `partial.reason`; a single
+ * answer throws ReadLimitError.
+ */
+/** Hard upper bounds of the read budgets, in the config and per call. */
+export const READ_BOUND_MAX = { maxRows: 10_000_000, maxQueries: 1_000_000, deadlineMs: 600_000 } as const;
+
+const readsSchema = z.strictObject({
+  /** tunable. Cells one operation may read in total (pages and point reads). */
+  maxRows: z.int().min(1).max(READ_BOUND_MAX.maxRows).default(200_000),
+  /** tunable. Partition reads (a page or a point read each) one operation may issue. */
+  maxQueries: z.int().min(1).max(READ_BOUND_MAX.maxQueries).default(20_000),
+  /** tunable. Wall-clock time one operation may take; reads still in flight then are abandoned. */
+  deadlineMs: z.int().min(1).max(READ_BOUND_MAX.deadlineMs).default(10_000),
+  /** tunable. Longest neighbour-page cursor accepted, in characters of its opaque text. */
+  maxCursorBytes: z.int().min(128).max(65_536).default(2_048),
+  traversal: z
+    .strictObject({
+      /** tunable. New vertices per hop when neither the call nor the hop says. */
+      perHopCap: z.int().min(1).max(100_000).default(1_000),
+      /** tunable. Frontier reads in flight per replica set (per host with replication factor 1). */
+      concurrencyPerReplicaSet: z.int().min(1).max(256).default(8),
+      /** tunable. Frontier reads in flight in all (with vnodes a frontier spans many replica sets). */
+      maxInFlight: z.int().min(1).max(1_024).default(64),
+    })
+    .prefault({}),
+});
+
 export const edgestreamConfigSchema = z.strictObject({
   edgeTypes: z.array(edgeTypeSchema).min(1, 'declare at least one edge type').superRefine((types, ctx) => {
     const seen = new Set<string>();
@@ -226,8 +257,8 @@ export const edgestreamConfigSchema = z.strictObject({
   runtime: runtimeSchema.default(runtimeSchema.parse({})),
   wide: wideSchema.default(wideSchema.parse({})),
   retention: retentionSchema.default(retentionSchema.parse({})),
-
   server: serverSchema.default(serverSchema.parse({})),
+  reads: readsSchema.default(readsSchema.parse({})),
 });
 
 /** Age past which a split directory is stale (writers fail closed, readers read the original). */

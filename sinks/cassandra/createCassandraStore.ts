@@ -1,5 +1,6 @@
 import { consolidateMutations, type PartitionWrites } from '../store/consolidateMutations.ts';
 import { mapBounded } from '../store/mapBounded.ts';
+import { groupByReplicaSet } from '../store/replicaGroups.ts';
 import { isStoreError, StoreError, type MutationFailure } from '../store/StoreError.ts';
 import { parseConfig, resolveNamespaces, type NamespaceSettings } from '../store/storeConfig.ts';
 import type { Mutation, NamespaceStore, StoreFeatures, TwoLevelMapStore } from '../store/TwoLevelMapStore.ts';
@@ -158,6 +159,7 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
         }
       }
     },
+    replicaGroups: (ids) => groupByReplicaSet(ids, (id) => session.replicaSetOf(parsed.keyspace, id)),
     namespace(name) {
       const runtime = runtimeOf(name);
       let store = bound.get(name);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { consolidateMutations } from '../store/consolidateMutations.ts';
 import { prefixEnd } from '../store/prefixEnd.ts';
 import { cutPage, prefixSliceQuery, resolveSlice } from '../store/resolveSlice.ts';
+import { oneReplicaGroup } from '../store/replicaGroups.ts';
 import { StoreError } from '../store/StoreError.ts';
 import { namespacesSchema, parseConfig, resolveNamespaces, valueLimitsSchema, type NamespaceSettings } from '../store/storeConfig.ts';
 import type { Cell, Mutation, NamespaceStore, SlicePage, SliceQuery, StoreFeatures, TwoLevelMapStore } from '../store/TwoLevelMapStore.ts';
@@ -47,6 +48,7 @@ export function createMemoryStore(config: MemoryStoreConfig): TwoLevelMapStore {
     features: featuresOf(parsed.maxValueBytes),
     namespaces: [...settings.keys()],
     init: async () => ensureOpen(),
+    replicaGroups: oneReplicaGroup,
     namespace(name) {
       ensureOpen();
       const s = settingsOf(name);

@@ -31,6 +31,8 @@
  *   given and always return arrays the caller owns.
  */
 
+import type { ReplicaGroup } from './replicaGroups.ts';
+
 /** One live cell of a partition. */
 export interface Cell {
   readonly key: Uint8Array;
@@ -234,6 +236,14 @@ export interface TwoLevelMapStore {
 
   /** The store bound to one namespace; throws `unknown_namespace` if it is not configured. */
   namespace(name: string): NamespaceStore;
+
+  /**
+   * Partition ids grouped by the replica set holding them (every namespace
+   * shares the partition key, so an id has one token), from metadata in
+   * memory: no I/O. Readers bound their in-flight reads per group. A backend
+   * without a token map returns one group (`oneReplicaGroup`).
+   */
+  replicaGroups(ids: readonly string[]): ReplicaGroup[];
 
   /**
    * Applies many mutations. They are consolidated per (namespace, id) with

@@ -15,6 +15,7 @@ export function decorateStore(inner: TwoLevelMapStore, overrides: Partial<Pick<T
     },
     init: () => inner.init(),
     close: () => inner.close(),
+    replicaGroups: (ids) => inner.replicaGroups(ids),
     namespace: overrides.namespace ?? ((name) => inner.namespace(name)),
     mutateMany: overrides.mutateMany ?? ((mutations) => inner.mutateMany(mutations)),
   };

@@ -27,4 +27,5 @@ export {
 export type { NamespaceConfigInput, NamespaceSettings } from './storeConfig.ts';
 export { MAX_ID_BYTES, MAX_KEY_BYTES, MAX_SLICE_LIMIT, MAX_WRITE_TIME } from './validateArgs.ts';
 export { decorateStore } from './decorateStore.ts';
+export { groupByReplicaSet, oneReplicaGroup, type ReplicaGroup } from './replicaGroups.ts';
 export { remapPartialFailure } from './remapPartialFailure.ts';

@@ -24,6 +24,8 @@ export interface LayoutPage {
 export interface SplitLayoutReader {
   get(target: SplitTarget, key: Uint8Array): Promise<Cell | undefined>;
   page(target: SplitTarget, query: LayoutPageQuery): Promise<LayoutPage>;
+  /** An ascending page of one bucket alone (an order-free scan reads the buckets one by one). */
+  pageBucket(target: SplitTarget, bucket: number, query: LayoutPageQuery): Promise<LayoutPage>;
 }
 
 export function createSplitLayoutReader(store: TwoLevelMapStore): SplitLayoutReader {
@@ -32,6 +34,7 @@ export function createSplitLayoutReader(store: TwoLevelMapStore): SplitLayoutRea
     return { cells: page.cells, exhausted: page.pageState === undefined };
   };
   return {
+    pageBucket: (t, bucket, { after, limit }) => sliceBucket(t, bucket, after, limit),
     get: (t, key) => store.namespace(t.splitNamespace).get(splitBucketId(t.partitionId, t.generation, bucketOfKey(t.layout, key)), key),
     async page(t, { after, limit }) {
       const n = bucketCount(t.layout);

@@ -10,13 +10,10 @@ import { recordingPartitionReader } from '../../reads/testing/recordingPartition
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import type { WidePartitionDetected } from '../../schemas/generated/WidePartitionDetected.ts';
 import { endpointsToEnv } from '../../stack/endpoints.ts';
-import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
-import { createEdgePipeline, type EdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
-import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEnv.ts';
+import type { EdgestreamEnv } from '../support/edgestreamEnv.ts';
+import { publishGraph, type PublishedGraph } from '../support/publishGraph.ts';
 import { applyLww, modelKey } from '../support/model/applyLww.ts';
 import { REPO_ROOT } from '../support/processorProcess.ts';
-import { publishMutations } from '../support/publishMutations.ts';
-import { waitForQuiescence } from '../support/waitForQuiescence.ts';
 
 const exec = promisify(execFile);
 
@@ -28,8 +25,6 @@ const exec = promisify(execFile);
  */
 describe('the read path on Kafka + Cassandra', () => {
   let env: EdgestreamEnv;
-  let pipeline: EdgePipeline;
-  let producer: EdgeProducer;
   const rand = randomBytes(3).toString('hex');
   const hub = `hub-${rand}`;
   const root = `root-${rand}`;
@@ -67,33 +62,14 @@ describe('the read path on Kafka + Cassandra', () => {
   const model = applyLww(events);
   const expectedOut = model.newestFirst.get(modelKey('follows', 'out', hub)) ?? [];
 
+  let graph: PublishedGraph | undefined;
   beforeAll(async () => {
-    env = await createEdgestreamEnv({ name: 'readpath' });
-    pipeline = createEdgePipeline({
-      kafka: env.kafka,
-      serde: env.serde,
-      store: env.store,
-      config: env.config,
-      logger: env.logger,
-      stages: ['fanout', 'repair', 'cascade', 'recount'],
-      tuning: { progressIntervalMs: 600_000 },
-    });
-    await pipeline.start();
-    producer = createEdgeProducer({ kafka: env.kafka, serde: env.serde, config: env.config });
-    await publishMutations(producer, events);
-    await waitForQuiescence({
-      admin: env.admin,
-      config: env.config,
-      store: env.store,
-      recount: async () => void (await pipeline.recounter?.runOnce()),
-      timeoutMs: 180_000,
-    });
+    graph = await publishGraph('readpath', events);
+    env = graph.env;
   }, 300_000);
 
   afterAll(async () => {
-    await producer?.close().catch(() => {});
-    await pipeline?.stop().catch(() => {});
-    await env?.teardown();
+    await graph?.close();
   });
 
   const reader = (options: Partial<Parameters<typeof createEdgeReader>[0]> = {}): EdgeReader =>
@@ -137,7 +113,8 @@ describe('the read path on Kafka + Cassandra', () => {
     const r = reader();
     const hops = [{ type: 'follows', direction: 'out' as const }, { type: 'follows', direction: 'out' as const }];
     const capped = await r.traverse(root, hops, { perHopCap: 50, concurrency: 4, pageSize: 10 });
-    expect(capped.hops[0]).toEqual({ vertices: expect.any(Array), truncated: false });
+    expect(capped.hops[0]).toMatchObject({ vertices: expect.any(Array), truncated: false });
+    expect(capped.partial).toEqual({ reason: 'hop_cap', hop: 1 });
     expect(capped.hops[0]!.vertices).toHaveLength(30);
     expect(capped.hops[1]!.vertices).toHaveLength(50);
     expect(new Set(capped.hops[1]!.vertices).size).toBe(50);

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupLag } from '../../cli/commands/lag.ts';
-import { createEdgeReader, createReadCounters, createStorePartitionReader, type EdgeReader, type NeighbourOrder } from '../../reads/index.ts';
+import { createEdgeReader, createReadCounters, createStorePartitionReader, MAX_PER_HOP_CAP, type EdgeReader, type NeighbourOrder } from '../../reads/index.ts';
 import { createServingPartitions, type ServingPartitions } from '../../reads/split/createServingPartitions.ts';
 import type { WidePartitionDetected } from '../../schemas/index.ts';
 import { bucketCount, bucketOfKey, layoutOf, splitBucketId, type WideRowRecord } from '../../sinks/namespaces/index.ts';
@@ -219,6 +219,14 @@ describe('wide partitions: detect → plan → split → verify through Kafka an
       expect(await scan(originalReader, celeb, order, 777)).toEqual(want);
     }
     expect(serving.directory.stats.hits).toBeGreaterThan(hitsBefore);
+    // A traversal scans the split bucket by bucket instead of merging the buckets into each page, and reaches only followers, each once, up to its cap.
+    const followers = new Set(expected(celeb, 'peer'));
+    const traversal = await reader.traverse(celeb, [{ type: 'follows', direction: 'in' }], { perHopCap: MAX_PER_HOP_CAP, deadlineMs: 120_000 });
+    const reached = traversal.hops[0]!.vertices;
+    expect(reached).toHaveLength(Math.min(followers.size, MAX_PER_HOP_CAP));
+    expect(new Set(reached).size).toBe(reached.length);
+    expect(reached.every((peer) => followers.has(peer))).toBe(true);
+    expect(traversal.partial).toEqual(followers.size > MAX_PER_HOP_CAP ? { reason: 'hop_cap', hop: 0 } : undefined);
     const newest = await reader.in('follows', celeb, { limit: 50 });
     expect(newest.items.map((i) => i.peer)).toEqual(expected(celeb, 'newest').slice(0, 50));
   });
