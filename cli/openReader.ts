@@ -1,4 +1,4 @@
-import { createEdgeReader, createReadCounters, type EdgeReader } from '../reads/index.ts';
+import { createEdgeReader, createReadCounters, type EdgeReader, type ReadObserver } from '../reads/index.ts';
 import { createServingPartitions, type ServingPartitions } from '../reads/split/createServingPartitions.ts';
 import { createWidePartitionPublisher } from '../streams/producer/index.ts';
 import { createAvroSerde } from '../streams/serde/index.ts';
@@ -18,7 +18,7 @@ export interface OpenedReader {
  * command's counters see only its own reads, so only a big read (a full scan
  * of a celebrity) crosses the threshold.
  */
-export async function openReader(ctx: CommandContext): Promise<OpenedReader> {
+export async function openReader(ctx: CommandContext, opts: { readonly observer?: ReadObserver } = {}): Promise<OpenedReader> {
   const store = await ctx.store();
   const serving = createServingPartitions(store, ctx.config, {
     onFallback: ({ namespace, partitionId, error }) => ctx.logger.warn({ namespace, partition_id: partitionId, err: error }, 'split read failed; read the original'),
@@ -28,7 +28,7 @@ export async function openReader(ctx: CommandContext): Promise<OpenedReader> {
   const publisher = createWidePartitionPublisher({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry }), config: ctx.config, logger: ctx.logger });
   const counters = createReadCounters({ wide: ctx.config.wide, onWide: (event) => void publisher.publish(event) });
   return {
-    reader: createEdgeReader({ partitions: serving.partitions, config: ctx.config, counters }),
+    reader: createEdgeReader({ partitions: serving.partitions, config: ctx.config, counters, ...(opts.observer ? { observer: opts.observer } : {}) }),
     serving,
     async close() {
       serving.stop();

@@ -3,7 +3,8 @@ import { createEdgeProducer } from '../../streams/producer/index.ts';
 import { createAvroSerde, subjectFor } from '../../streams/serde/index.ts';
 import { stopOnSignals } from '../../streams/runtime/index.ts';
 import { knownSchemas } from '../../schemas/index.ts';
-import { createConsistencyGate, createEdgeServer, fetchOffsetSnapshot, type EdgeServer, type ReadinessCheck } from '../../server/index.ts';
+import { createMetricsRegistry, createReadMetrics, registerSplitDirectoryMetrics } from '../../metrics/index.ts';
+import { createConsistencyGate, createEdgeServer, createServerMetrics, fetchOffsetSnapshot, type EdgeServer, type ReadinessCheck } from '../../server/index.ts';
 import type { CommandContext } from '../commandContext.ts';
 import { openReader } from '../openReader.ts';
 
@@ -28,7 +29,11 @@ export interface RunningService {
 export async function startEdgeService(ctx: CommandContext, flags: ServeFlags): Promise<RunningService> {
   const { config, logger } = ctx;
   const limits = config.server;
-  const opened = await openReader(ctx); // the split directory is loaded before the first request
+  // One registry for the server's, the reader's and the split directory's series: one scrape shows them all.
+  const registry = createMetricsRegistry();
+  const readMetrics = createReadMetrics(registry);
+  const opened = await openReader(ctx, { observer: readMetrics.observer }); // the split directory is loaded before the first request
+  registerSplitDirectoryMetrics(registry, opened.serving.directory);
   const producer = createEdgeProducer({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry }), config });
   const admin = ctx.kafka.admin();
   const release = async (): Promise<void> => {
@@ -56,7 +61,7 @@ export async function startEdgeService(ctx: CommandContext, flags: ServeFlags): 
         },
       },
     ];
-    const server = await createEdgeServer({ reader: opened.reader, producer, gate, readiness, limits, logger });
+    const server = await createEdgeServer({ reader: opened.reader, producer, gate, readiness, limits, logger, metrics: createServerMetrics(registry) });
     const url = await server.listen(flags.port ?? limits.port, flags.host ?? limits.host);
     logger.info({ url, topic: watched.inputTopic }, 'serving');
     return {

@@ -1,6 +1,11 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { createMetricsRegistry } from '../../metrics/index.ts';
 
-/** The server's Prometheus metrics, on their own registry (served at GET /metrics). */
+/**
+ * The server's own series (requests, token waits, mutations) on `registry`, which GET /metrics
+ * serves; `edgestream serve` passes the registry its reader's metrics (metrics/createReadMetrics)
+ * and split directory series are registered in, so one scrape shows them all.
+ */
 export interface ServerMetrics {
   readonly registry: Registry;
   readonly requests: Histogram<'method' | 'route' | 'status'>;
@@ -8,9 +13,7 @@ export interface ServerMetrics {
   readonly mutations: Counter<'op' | 'outcome'>;
 }
 
-export function createServerMetrics(): ServerMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+export function createServerMetrics(registry: Registry = createMetricsRegistry()): ServerMetrics {
   return {
     registry,
     requests: new Histogram({

@@ -191,6 +191,10 @@ describe('the HTTP server on Kafka + Cassandra', () => {
     const metrics = await (await fetch(`${service.url}/metrics`)).text();
     expect(metrics).toMatch(/edgestream_http_request_duration_seconds_count\{method="POST",route="\/v1\/mutations",status="202"\} [1-9]/);
     expect(metrics).toMatch(/edgestream_consistency_wait_seconds_count\{outcome="visible"\} [1-9]/);
+    // The reader's and the split directory's series share the server's registry: one scrape shows them all.
+    expect(metrics).toMatch(/edgestream_read_duration_seconds_count\{operation="(out|in)",outcome="ok"\} [1-9]/);
+    expect(metrics).toMatch(/edgestream_read_queries_count\{operation="(out|in)"\} [1-9]/);
+    expect(metrics).toMatch(/edgestream_split_directory_checks_total [1-9]/);
     expect((await get('/openapi.json')).body).toEqual(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'docs/openapi.json'), 'utf8')));
     expect(JSON.parse(JSON.stringify(openApiDocument(API_VERSION)))).toEqual((await get('/openapi.json')).body);
   });
