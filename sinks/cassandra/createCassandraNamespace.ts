@@ -4,7 +4,7 @@ import { mapBoundedOrThrow } from '../store/mapBounded.ts';
 import type { NamespaceStore, SlicePage, SliceQuery, StoreFeatures } from '../store/TwoLevelMapStore.ts';
 import { assertCount, assertId, assertKey, assertValue, assertWriteTime } from '../store/validateArgs.ts';
 import { asBuffer, type NamespaceRuntime } from './namespaceRuntime.ts';
-import { readCell, readCellsOfIds, resolveRows, toStoredRow } from './readCells.ts';
+import { readCell, readCellsOfIds, readCellsOfKeys, resolveRows, toStoredRow } from './readCells.ts';
 import { collectChunks, writePartition } from './writePartition.ts';
 
 /**
@@ -68,6 +68,11 @@ export function createCassandraNamespace(ns: NamespaceRuntime, features: StoreFe
       for (const id of ids) assertId(id);
       assertKey(key);
       return ids.length === 0 ? [] : readCellsOfIds(ns, ids, key, ns.tuning);
+    },
+    async getKeys(id, keys) {
+      assertId(id);
+      for (const key of keys) assertKey(key);
+      return keys.length === 0 ? [] : readCellsOfKeys(ns, id, keys);
     },
     slice,
     async scanPrefix(id, prefix, query) {

@@ -1,4 +1,5 @@
 import type { types } from 'cassandra-driver';
+import { bytesKey } from '../store/cellKey.ts';
 import { mapBoundedOrThrow } from '../store/mapBounded.ts';
 import { StoreError } from '../store/StoreError.ts';
 import type { Cell } from '../store/TwoLevelMapStore.ts';
@@ -70,6 +71,29 @@ export async function readCellsOfIds(
     cells.set(id, (await resolveRow(ns, id, row)) ?? (await readCell(ns, id, key)));
   });
   return ids.map((id) => cells.get(id));
+}
+
+/**
+ * `readCell` for many keys of one partition: `id = ? AND key IN ?` lists of at
+ * most `readKeysPerRequest` distinct keys (one request each, `mutationConcurrency`
+ * in flight), then the chunk follow-ups of the rows that need them.
+ */
+export async function readCellsOfKeys(ns: NamespaceRuntime, id: string, keys: readonly Uint8Array[]): Promise<(Cell | undefined)[]> {
+  const distinct = [...new Map(keys.map((k) => [bytesKey(k), k])).values()];
+  const slices: Uint8Array[][] = [];
+  for (let i = 0; i < distinct.length; i += ns.tuning.readKeysPerRequest) slices.push(distinct.slice(i, i + ns.tuning.readKeysPerRequest));
+  const what = `get ${ns.settings.name}/${id} <${distinct.length} keys>`;
+  const found: StoredRow[] = [];
+  await mapBoundedOrThrow(slices, ns.tuning.mutationConcurrency, async (slice) => {
+    const rows = await ns.session.readRows({ query: ns.statements.getKeys, params: [id, slice.map(asBuffer)] }, { maxRows: slice.length }, what);
+    for (const row of rows) found.push(toStoredRow(row));
+  });
+  const cells = new Map<string, Cell>();
+  await mapBoundedOrThrow(found, ns.tuning.chunkConcurrency, async (row) => {
+    const cell = (await resolveRow(ns, id, row)) ?? (await readCell(ns, id, row.key));
+    if (cell !== undefined) cells.set(bytesKey(row.key), cell);
+  });
+  return keys.map((k) => cells.get(bytesKey(k)));
 }
 
 /** The cells of rows read by a slice, in the same order; rows deleted meanwhile are dropped. */
