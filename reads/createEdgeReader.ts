@@ -46,7 +46,7 @@ export interface EdgeReaderOptions {
   readonly clock?: () => number;
   /** Point reads in flight at once across this reader. Default 32. */
   readonly readConcurrency?: number;
-  /** Largest page asked of the PartitionReader. Default 1000. */
+  /** Largest page asked of the PartitionReader. Default 2000 (a page of 1000 asks for 1250 cells). */
   readonly maxPageCells?: number;
 }
 
@@ -61,7 +61,7 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
     partitions: opts.partitions,
     counters: opts.counters ?? NO_READ_COUNTERS,
     limitPointRead: pLimit(checkInteger(opts.readConcurrency ?? 32, 'readConcurrency', 1, 1_024)),
-    maxPageCells: checkInteger(opts.maxPageCells ?? 1_000, 'maxPageCells', 1, MAX_PAGE_LIMIT),
+    maxPageCells: checkInteger(opts.maxPageCells ?? 2_000, 'maxPageCells', 1, MAX_PAGE_LIMIT),
   };
   const propsCache = createBoundedTtlCache<Uint8Array | undefined>({ ...(opts.propsCache ?? { maxEntries: 10_000, ttlMs: 5_000 }), nowMs: opts.clock ?? Date.now });
 

@@ -40,6 +40,7 @@ export function createSplitAwarePartitionReader(opts: SplitAwareReaderOptions): 
   };
   return {
     get: (namespace, id, key) => viaSplit(namespace, id, (t) => layoutReader.get(t, key), () => original.get(namespace, id, key)),
+    getKeys: (namespace, id, keys) => viaSplit(namespace, id, (t) => layoutReader.getKeys(t, keys), () => original.getKeys(namespace, id, keys)),
     page: (namespace, id, query) => viaSplit(namespace, id, (t) => layoutReader.page(t, query), () => original.page(namespace, id, query)),
   };
 }

@@ -23,6 +23,8 @@ export interface LayoutPage {
  */
 export interface SplitLayoutReader {
   get(target: SplitTarget, key: Uint8Array): Promise<Cell | undefined>;
+  /** `get` of many keys, in their order: one `getKeys` per bucket the keys fall in, all at once (≤ maxBuckets). */
+  getKeys(target: SplitTarget, keys: readonly Uint8Array[]): Promise<(Cell | undefined)[]>;
   page(target: SplitTarget, query: LayoutPageQuery): Promise<LayoutPage>;
 }
 
@@ -33,6 +35,23 @@ export function createSplitLayoutReader(store: TwoLevelMapStore): SplitLayoutRea
   };
   return {
     get: (t, key) => store.namespace(t.splitNamespace).get(splitBucketId(t.partitionId, t.generation, bucketOfKey(t.layout, key)), key),
+    async getKeys(t, keys) {
+      const byBucket = new Map<number, number[]>();
+      keys.forEach((key, i) => {
+        const bucket = bucketOfKey(t.layout, key);
+        const at = byBucket.get(bucket);
+        if (at === undefined) byBucket.set(bucket, [i]);
+        else at.push(i);
+      });
+      const out: (Cell | undefined)[] = new Array(keys.length).fill(undefined);
+      await Promise.all(
+        [...byBucket].map(async ([bucket, indexes]) => {
+          const cells = await store.namespace(t.splitNamespace).getKeys(splitBucketId(t.partitionId, t.generation, bucket), indexes.map((i) => keys[i] as Uint8Array));
+          indexes.forEach((i, j) => (out[i] = cells[j]));
+        }),
+      );
+      return out;
+    },
     async page(t, { after, limit }) {
       const n = bucketCount(t.layout);
       if (t.layout.strategy === 'hash') {
