@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFanOutProcessor } from '../../processors/fanout/createFanOutProcessor.ts';
 import { forwardLinkRead } from '../../processors/fanout/fanOutReads.ts';
 import type { ReadRequest } from '../../processors/contract/EventProcessor.ts';
-import { createEdgeReader, createStorePartitionReader, type EdgeReader, type Neighbour } from '../../reads/index.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createEdgeReader, createReadCounters, createStorePartitionReader, type EdgeReader, type Neighbour } from '../../reads/index.ts';
+import { createServingPartitions, type ServingPartitions } from '../../reads/split/createServingPartitions.ts';
+import { recordingPartitionReader } from '../../reads/testing/recordingPartitionReader.ts';
+import { createWideRowRepository } from '../../sinks/wide/index.ts';
+import { createWidePartitionPublisher, type WidePartitionPublisher } from '../../streams/producer/index.ts';
+import type { Runner } from '../../streams/runtime/index.ts';
+import { createSplitChain } from '../../streams/runtime/split/index.ts';
 import { EdgeOp, type EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import { encodeLinkValue, LinkState } from '../../sinks/namespaces/index.ts';
 import { cellKey } from '../../sinks/store/cellKey.ts';
@@ -26,6 +33,9 @@ const KEPT = FOLLOWS - PURGED;
 describe('a tombstone-heavy newest-first index (bot purge) on Cassandra', () => {
   let env: EdgestreamEnv;
   let reader: EdgeReader;
+  let serving: ServingPartitions | undefined;
+  let publisher: WidePartitionPublisher | undefined;
+  const runners: Runner[] = [];
   const rand = randomBytes(3).toString('hex');
   const celebrity = `celebrity-${rand}`;
   const base = BigInt(Date.now() - 86_400_000) * 1000n; // a day ago, in µs
@@ -64,11 +74,11 @@ describe('a tombstone-heavy newest-first index (bot purge) on Cassandra', () => 
     for (let i = 0; i < chunks.length; i += 4) await Promise.all(chunks.slice(i, i + 4).map((c) => env.store.mutateMany(c)));
   };
 
-  const scanNewest = async (pageSize: number): Promise<Neighbour[]> => {
+  const scanNewest = async (pageSize: number, through = reader): Promise<Neighbour[]> => {
     const all: Neighbour[] = [];
     let cursor: string | undefined;
     do {
-      const page = await reader.in('follows', celebrity, { limit: pageSize, order: 'newest', ...(cursor === undefined ? {} : { cursor }) });
+      const page = await through.in('follows', celebrity, { limit: pageSize, order: 'newest', ...(cursor === undefined ? {} : { cursor }) });
       all.push(...page.items);
       cursor = page.cursor;
     } while (cursor !== undefined);
@@ -76,7 +86,7 @@ describe('a tombstone-heavy newest-first index (bot purge) on Cassandra', () => 
   };
 
   beforeAll(async () => {
-    env = await createEdgestreamEnv({ name: 'tombstones' });
+    env = await createEdgestreamEnv({ name: 'tombstones', wide: { directoryRefreshMs: 500, verifySettleMs: 2_000, windowMs: 600_000, coolDownMs: 600_000 } });
     reader = createEdgeReader({ partitions: createStorePartitionReader(env.store), config: env.config });
     const adds = Array.from({ length: FOLLOWS }, (_, i) => mutation(EdgeOp.ADD_EDGE, i, followedAt(i)));
     await writeAll(celebrityWrites(adds, () => undefined));
@@ -90,6 +100,9 @@ describe('a tombstone-heavy newest-first index (bot purge) on Cassandra', () => 
   }, 300_000);
 
   afterAll(async () => {
+    for (const r of runners) await r.stop().catch(() => {});
+    serving?.stop();
+    await publisher?.close().catch(() => {});
     await env?.teardown();
   });
 
@@ -111,4 +124,43 @@ describe('a tombstone-heavy newest-first index (bot purge) on Cassandra', () => 
     const all = await scanNewest(5_000);
     expect(all.map(({ peer, time }) => ({ peer, time }))).toEqual(expected);
   });
+
+  it('the read counters flag the index, and the split chain rebuilds it from the links: newest pages then come from tombstone-free buckets in two queries', async () => {
+    const live = serving = createServingPartitions(env.store, env.config);
+    await live.start();
+    const events = createWidePartitionPublisher({ kafka: env.kafka, serde: env.serde, config: env.config, logger: env.logger });
+    publisher = events;
+    const detected: string[] = [];
+    const counters = createReadCounters({ wide: env.config.wide, onWide: (e) => void (detected.push(e.namespace), events.publish(e)) });
+    const chain = createSplitChain({ kafka: env.kafka, serde: env.serde, store: env.store, config: env.config, logger: env.logger, stages: ['plan', 'split', 'verify'] });
+    for (const r of chain.values()) runners.push(r);
+    await Promise.all([...chain.values()].map((r) => r.start()));
+
+    // One newest page, derived from the 160 000 links, is as costly as reading a wide partition.
+    const recording = recordingPartitionReader(live.partitions);
+    const serve = createEdgeReader({ partitions: recording.reader, config: env.config, counters });
+    expect((await serve.in('follows', celebrity, { limit: 50 })).items.map((n) => n.peer)).toEqual(expected.slice(0, 50).map((e) => e.peer));
+    expect(detected).toEqual(['follows_in_recent']);
+
+    const repository = createWideRowRepository(env.store);
+    const deadline = Date.now() + 150_000;
+    for (;;) {
+      const record = await repository.get('follows_in_recent', celebrity);
+      if (record?.status === 'COMPLETED' || record?.status === 'FAILED') break;
+      if (Date.now() > deadline) throw new Error(`the split did not finish: ${JSON.stringify(record)}`);
+      await sleep(250);
+    }
+    const record = await repository.get('follows_in_recent', celebrity);
+    expect(record).toMatchObject({ status: 'COMPLETED', rows: KEPT, verification: { mismatchedKeys: 0, rowsCompared: KEPT } });
+    await sleep(3 * env.config.wide.directoryRefreshMs);
+
+    recording.reset();
+    const page = await serve.in('follows', celebrity, { limit: 50 });
+    expect(page.items.map(({ peer, time }) => ({ peer, time }))).toEqual(expected.slice(0, 50));
+    expect(recording.calls.map((c) => [c.kind, c.namespace])).toEqual([
+      ['page', 'follows_in_recent'],
+      ['getKeys', 'follows_in'],
+    ]);
+    expect((await scanNewest(1_000, serve)).map(({ peer, time }) => ({ peer, time }))).toEqual(expected);
+  }, 240_000);
 });
