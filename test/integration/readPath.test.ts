@@ -153,7 +153,8 @@ describe('the read path on Kafka + Cassandra', () => {
     const recording = recordingPartitionReader(createStorePartitionReader(env.store));
     const r = createEdgeReader({ partitions: recording.reader, config: env.config });
     expect(await r.props('follows', propsSrc, 'pd', ['since', 'note', 'absent'])).toEqual({ since: 2020n, note: 'hello' });
-    expect(recording.calls.map((c) => [c.kind, Buffer.from(c.key ?? []).toString()])).toEqual([['get', 'since'], ['get', 'note'], ['get', 'absent']]);
+    // One multi-key request for the three cells (getKeys: id = ? AND key IN ?).
+    expect(recording.calls.map((c) => [c.kind, c.keys?.map((k) => Buffer.from(k).toString())])).toEqual([['getKeys', ['since', 'note', 'absent']]]);
     expect(await r.props('follows', 'pd', propsSrc)).toEqual({ since: 2020n, weight: 0.75, note: 'hello', muted: false, blob: Buffer.alloc(2_000, 7) });
   });
 
