@@ -15,8 +15,11 @@ export interface LayoutPage {
 /**
  * Reads one split partition through its buckets as if it were the original:
  * a point read goes to the key's single bucket; an ascending page
- * - hash layout: reads `limit` cells after `after` from every bucket at once and
- *   merges them (read amplification ≤ n, the configured cap);
+ * - hash layout: reads about 1.5 × limit / n cells after `after` from every
+ *   bucket at once and merges them, up to the smallest last key of a bucket
+ *   that has more (past it that bucket's next keys are unknown), so a page
+ *   reads ~1.5 × limit cells instead of n × limit and may come back short
+ *   (not exhausted) when the keys are unevenly spread;
  * - range layout: reads the bucket holding the first key after `after`, and the
  *   next ones only while the page is not full (the newest page of a
  *   time-ordered namespace reads bucket 0 alone).
@@ -55,9 +58,18 @@ export function createSplitLayoutReader(store: TwoLevelMapStore): SplitLayoutRea
     async page(t, { after, limit }) {
       const n = bucketCount(t.layout);
       if (t.layout.strategy === 'hash') {
-        const pages = await Promise.all(Array.from({ length: n }, (_, b) => sliceBucket(t, b, after, limit)));
-        const merged = pages.flatMap((p) => p.cells).sort((a, b) => compareBytes(a.key, b.key));
-        return { cells: merged.slice(0, limit), exhausted: merged.length <= limit && pages.every((p) => p.exhausted) };
+        const perBucket = Math.min(limit, Math.ceil((1.5 * limit) / n) + 8);
+        const pages = await Promise.all(Array.from({ length: n }, (_, b) => sliceBucket(t, b, after, perBucket)));
+        let bound: Uint8Array | undefined;
+        for (const p of pages) {
+          const last = p.cells.at(-1)?.key;
+          if (!p.exhausted && last !== undefined && (bound === undefined || compareBytes(last, bound) < 0)) bound = last;
+        }
+        const merged = pages
+          .flatMap((p) => p.cells)
+          .filter((c) => bound === undefined || compareBytes(c.key, bound) <= 0)
+          .sort((a, b) => compareBytes(a.key, b.key));
+        return { cells: merged.slice(0, limit), exhausted: bound === undefined && merged.length <= limit };
       }
       const cells: Cell[] = [];
       let bucket = after === undefined ? 0 : bucketOfKey(t.layout, keySuccessor(after));

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../memory/index.ts';
-import { splitBucketId, type WideRowRecord } from '../namespaces/index.ts';
+import { bucketOfKey, splitBucketId, type WideRowRecord } from '../namespaces/index.ts';
 import { StoreError, type Mutation, type TwoLevelMapStore } from '../store/index.ts';
 import { createSplitDirectory } from './createSplitDirectory.ts';
+import { createSplitLayoutReader } from './createSplitLayoutReader.ts';
 import { createSplitMirroringStore } from './createSplitMirroringStore.ts';
 import { createWideRowRepository } from './wideRowRepository.ts';
 
@@ -58,5 +59,43 @@ describe('split mirroring store', () => {
     const err = await createSplitMirroringStore(failing, { directory, namespaces: new Set(['links']) }).mutateMany([put('other', 1), put('celeb', 2)]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).failures.map((f) => f.mutationIndexes)).toEqual([[1]]);
+  });
+});
+
+describe('split layout reader', () => {
+  it('pages a hash split with bounded fan-out: every key once, in order, ~1.5 × limit cells read per page instead of n × limit', async () => {
+    const store = createMemoryStore({ namespaces: NS });
+    const layout = { strategy: 'hash', buckets: 4 } as const;
+    const target = { splitNamespace: 'links_split', partitionId: 'celeb', generation: 3, layout };
+    const keys = Array.from({ length: 1_000 }, (_, i) => Uint8Array.of(i >> 8, i & 0xff));
+    for (const key of keys) await store.namespace('links_split').put(splitBucketId('celeb', 3, bucketOfKey(layout, key)), key, Uint8Array.of(1), 1n);
+    let cellsRead = 0;
+    const counted: TwoLevelMapStore = {
+      ...store,
+      namespace: (n) => {
+        const ns = store.namespace(n);
+        const slice: typeof ns.slice = async (id, q) => {
+          const page = await ns.slice(id, q);
+          cellsRead += page.cells.length;
+          return page;
+        };
+        return { ...ns, slice };
+      },
+    };
+    const reader = createSplitLayoutReader(counted);
+    const seen: Uint8Array[] = [];
+    let after: Uint8Array | undefined;
+    let pages = 0;
+    for (;;) {
+      const page = await reader.page(target, { limit: 100, ...(after === undefined ? {} : { after }) });
+      pages++;
+      seen.push(...page.cells.map((c) => c.key));
+      after = page.cells.at(-1)?.key ?? after;
+      if (page.exhausted) break;
+      expect(page.cells.length).toBeGreaterThan(0);
+    }
+    expect(seen.map((k) => Buffer.from(k).toString('hex'))).toEqual(keys.map((k) => Buffer.from(k).toString('hex')));
+    expect(cellsRead / pages).toBeLessThanOrEqual(1.5 * 100 + 4 * 8);
+    expect(pages).toBeLessThanOrEqual(15);
   });
 });
