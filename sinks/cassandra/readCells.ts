@@ -85,7 +85,7 @@ export async function readCellsOfKeys(ns: NamespaceRuntime, id: string, keys: re
   const what = `get ${ns.settings.name}/${id} <${distinct.length} keys>`;
   const found: StoredRow[] = [];
   await mapBoundedOrThrow(slices, ns.tuning.mutationConcurrency, async (slice) => {
-    const rows = await ns.session.readRows({ query: ns.statements.getKeys, params: [id, slice.map(asBuffer)] }, { maxRows: slice.length }, what);
+    const rows = await ns.session.readRows({ query: ns.statements.getKeys, params: [id, slice.map(asBuffer)] }, { maxRows: slice.length, fetchSize: slice.length }, what);
     for (const row of rows) found.push(toStoredRow(row));
   });
   const cells = new Map<string, Cell>();
