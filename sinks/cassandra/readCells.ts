@@ -89,15 +89,14 @@ export async function readCellsOfKeys(ns: NamespaceRuntime, id: string, keys: re
     for (const row of rows) found.push(toStoredRow(row));
   });
   const cells = new Map<string, Cell>();
-  await mapBoundedOrThrow(found, ns.tuning.chunkConcurrency, async (row) => {
-    const cell = (await resolveRow(ns, id, row)) ?? (await readCell(ns, id, row.key));
-    if (cell !== undefined) cells.set(bytesKey(row.key), cell);
-  });
+  for (const cell of await resolveRows(ns, id, found)) cells.set(bytesKey(cell.key), cell);
   return keys.map((k) => cells.get(bytesKey(k)));
 }
 
 /** The cells of rows read by a slice, in the same order; rows deleted meanwhile are dropped. */
 export async function resolveRows(ns: NamespaceRuntime, id: string, rows: readonly StoredRow[]): Promise<Cell[]> {
+  // The common case (no chunked value) without a promise per row.
+  if (rows.every((row) => row.metadata.length === 0)) return rows.map((row) => ({ key: row.key, value: row.value, writeTime: row.writeTime }));
   const cells = await mapBoundedOrThrow(rows, ns.tuning.chunkConcurrency, async (row) =>
     (await resolveRow(ns, id, row)) ?? readCell(ns, id, row.key),
   );
