@@ -13,6 +13,12 @@ export interface PartitionReader {
   /** The live cell under (namespace, id, key), or undefined. */
   get(namespace: string, id: string, key: Uint8Array): Promise<Cell | undefined>;
   /**
+   * `get` of each of `keys` in one logical partition, in the order of `keys`,
+   * in one request per physical partition (the plain reader: one `getKeys`;
+   * a split one: one per bucket the keys fall in).
+   */
+  getKeys(namespace: string, id: string, keys: readonly Uint8Array[]): Promise<(Cell | undefined)[]>;
+  /**
    * Up to `limit` live cells with key > `after` (or from the smallest key when
    * absent), ascending in unsigned byte order. `exhausted` is true when no
    * cell after the last one returned existed at read time.

@@ -8,7 +8,7 @@ export interface ReadContext {
   readonly partitions: PartitionReader;
   readonly counters: ReadCounters;
   readonly observer: ReadObserver;
-  /** Runs a point read, at most `readConcurrency` of them in flight across the reader. */
+  /** Runs a point or multi-key read, at most `readConcurrency` of them in flight across the reader. */
   readonly limitPointRead: <T>(read: () => Promise<T>) => Promise<T>;
   /** Largest page asked of the PartitionReader. */
   readonly maxPageCells: number;
@@ -26,7 +26,7 @@ export function sampleOf(cells: readonly (Cell | undefined)[], rowsReturned: num
   return { bytesRead, rowsRead, rowsReturned };
 }
 
-/** Point reads of `keys` in one partition, bounded by the reader's concurrency, in the order of `keys`. */
-export function getMany(ctx: ReadContext, namespace: string, id: string, keys: readonly Uint8Array[]): Promise<(Cell | undefined)[]> {
-  return Promise.all(keys.map((key) => ctx.limitPointRead(() => ctx.partitions.get(namespace, id, key))));
+/** The cells of `keys` in one partition, in the order of `keys`: one `getKeys` request, bounded by the reader's concurrency. */
+export function getKeys(ctx: ReadContext, namespace: string, id: string, keys: readonly Uint8Array[]): Promise<(Cell | undefined)[]> {
+  return keys.length === 0 ? Promise.resolve([]) : ctx.limitPointRead(() => ctx.partitions.getKeys(namespace, id, keys));
 }

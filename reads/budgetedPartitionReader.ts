@@ -27,6 +27,16 @@ export function budgetedPartitionReader(inner: PartitionReader, budget: ReadBudg
   };
   return {
     get: (namespace, id, key) => run(1, () => inner.get(namespace, id, key), (cell) => (cell === undefined ? 0 : 1)),
+    // One query for all the keys, and a row for each: a multi-key read cannot be cut short, so it must fit whole.
+    getKeys: (namespace, id, keys) =>
+      run(
+        keys.length,
+        async (granted) => {
+          if (granted < keys.length) throw new ReadLimitError('read_budget', budget.spent, what);
+          return inner.getKeys(namespace, id, keys);
+        },
+        (cells) => cells.filter((c) => c !== undefined).length,
+      ),
     page: (namespace, id, query) => run(query.limit, (limit) => inner.page(namespace, id, { ...query, limit }), (page) => page.cells.length),
     scan: (namespace, id, query) => run(query.limit, (limit) => inner.scan(namespace, id, { ...query, limit }), (page) => page.cells.length),
     replicaGroups: (ids) => inner.replicaGroups(ids),

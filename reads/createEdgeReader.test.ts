@@ -2,11 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultEdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
 import type { EdgeMutation } from '../schemas/generated/EdgeMutation.ts';
+import { StoreError } from '../sinks/store/index.ts';
 import { applyLww, modelKey } from '../test/support/model/applyLww.ts';
 import { followsMutation } from '../test/support/model/followsMutation.ts';
 import { createFanOutHarness } from '../test/support/model/createFanOutHarness.ts';
 import { createEdgeReader, type EdgeReaderOptions } from './createEdgeReader.ts';
+import { MAX_SCAN_ROUNDS } from './scanNeighbours.ts';
 import { createStorePartitionReader } from './createStorePartitionReader.ts';
+import type { PartitionReader } from './PartitionReader.ts';
 import type { EdgeReader, Neighbour, NeighbourPageOptions } from './EdgeReader.ts';
 import type { ReadSample } from './ReadCounters.ts';
 import { recordingPartitionReader } from './testing/recordingPartitionReader.ts';
@@ -103,10 +106,10 @@ describe('createEdgeReader: neighbour pages', () => {
     const events = Array.from({ length: 10 }, (_, i) => add('a', `p${i}`, BigInt(100 + i)));
     const { reader, recording } = await setup(events);
     const first = await reader.out('follows', 'a', { limit: 3, order: 'peer' });
-    expect(recording.calls).toEqual([{ kind: 'page', namespace: 'follows_out', id: 'a', limit: 3 }]);
+    expect(recording.calls).toEqual([{ kind: 'page', namespace: 'follows_out', id: 'a', limit: 4 }]); // a quarter more than wanted
     recording.reset();
     await reader.out('follows', 'a', { limit: 3, cursor: first.cursor! });
-    expect(recording.calls).toEqual([{ kind: 'page', namespace: 'follows_out', id: 'a', limit: 3, after: new TextEncoder().encode('p2') }]);
+    expect(recording.calls).toEqual([{ kind: 'page', namespace: 'follows_out', id: 'a', limit: 4, after: new TextEncoder().encode('p2') }]);
   });
 
   it('over-fetches after dead cells so a run of them costs few round trips', async () => {
@@ -117,18 +120,79 @@ describe('createEdgeReader: neighbour pages', () => {
     expect(recording.calls.filter((c) => c.kind === 'page').length).toBeLessThanOrEqual(7); // 1+2+4+8+16+32+… ≥ 65 cells
   });
 
-  it('validates each newest page with one point read per distinct peer, bounded by readConcurrency', async () => {
+  it('validates a newest page with one multi-key read of the link partition: two queries, one per distinct peer key', async () => {
     const events = Array.from({ length: 40 }, (_, i) => add('a', `p${i % 20}`, BigInt(100 + i))); // every peer re-added once
-    const harness = createFanOutHarness(config);
-    for (const e of events) await harness.process(e);
-    const recording = recordingPartitionReader(createStorePartitionReader(harness.store), { delayMs: 2 });
-    const reader = createEdgeReader({ partitions: recording.reader, config, readConcurrency: 4 });
+    const { reader, recording } = await setup(events);
     const page = await reader.out('follows', 'a', { limit: 50 });
-    expect(page.items).toHaveLength(20);
-    const gets = recording.calls.filter((c) => c.kind === 'get');
-    expect(gets.every((c) => c.namespace === 'follows_out' && c.id === 'a')).toBe(true);
-    expect(gets.length).toBe(20); // 40 entries, 20 distinct peers, one page
-    expect(recording.maxInFlight()).toBeLessThanOrEqual(4);
+    expect(page.items.map((n) => n.peer)).toEqual(Array.from({ length: 20 }, (_, i) => `p${19 - i}`));
+    expect(recording.calls.map((c) => [c.kind, c.namespace, c.id])).toEqual([
+      ['page', 'follows_out_recent', 'a'],
+      ['getKeys', 'follows_out', 'a'],
+    ]);
+    expect(recording.calls[1]?.keys?.map((k) => Buffer.from(k).toString()).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `p${i}`).sort());
+  });
+
+  it('a newest page costs at most two queries while stale entries are under a quarter of it, and a full scan in pages of 1000 costs two per page, no per-row query', async () => {
+    // 3000 links; 600 re-added later (their old entries stay behind), spread evenly: 1 in 5 entries is stale.
+    const events = [...Array.from({ length: 3_000 }, (_, i) => add('a', `p${i}`, BigInt(10 + i))), ...Array.from({ length: 600 }, (_, i) => add('a', `p${i * 5}`, 10_000n + BigInt(i)))];
+    const { reader, recording } = await setup(events);
+    const first = await reader.out('follows', 'a', { limit: 50 });
+    expect(first.items).toHaveLength(50);
+    expect(recording.calls).toHaveLength(2);
+    recording.reset();
+    const all: Neighbour[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await reader.out('follows', 'a', { limit: 1_000, ...(cursor === undefined ? {} : { cursor }) });
+      all.push(...page.items);
+      cursor = page.cursor;
+      pages++;
+    } while (cursor !== undefined);
+    expect(all).toHaveLength(3_000);
+    expect(new Set(all.map((n) => n.peer)).size).toBe(3_000);
+    expect(recording.calls.filter((c) => c.kind === 'get')).toEqual([]); // no per-row query
+    expect(recording.calls.length).toBe(2 * pages); // one slice and one getKeys per page
+  });
+
+  it('refills a short newest page a bounded number of times, and its cursor resumes where it stopped', async () => {
+    // 1 live link, then 400 newer stale entries: each removal is processed before its older add, so it
+    // deleted no entry (it read no link) and the add's entry stays behind under a REMOVED link.
+    const stale = Array.from({ length: 400 }, (_, i) => [remove('a', `s${i}`, 1_000n + BigInt(i)), add('a', `s${i}`, 100n + BigInt(i))]).flat();
+    const harness = createFanOutHarness(config);
+    for (const e of [add('a', 'old', 1n), ...stale]) await harness.process(e);
+    const recording = recordingPartitionReader(createStorePartitionReader(harness.store));
+    const reader = createEdgeReader({ partitions: recording.reader, config, maxPageCells: 8 });
+    const page = await reader.out('follows', 'a', { limit: 1 });
+    expect(page.items).toEqual([]);
+    expect(page.cursor).toBeDefined();
+    expect(recording.calls.filter((c) => c.kind === 'page')).toHaveLength(MAX_SCAN_ROUNDS);
+    expect((await allPages((o) => reader.out('follows', 'a', o), [1])).map((n) => n.peer)).toEqual(['old']);
+  });
+
+  it('derives a newest page from the link partition when the index read fails with read_failure: same items, same cursors', async () => {
+    const events = [
+      ...Array.from({ length: 30 }, (_, i) => add('a', `p${i}`, BigInt(10 + i))),
+      ...Array.from({ length: 6 }, (_, i) => add('a', `p${i * 4}`, 100n + BigInt(i))), // re-adds: stale entries behind
+      ...Array.from({ length: 10 }, (_, i) => remove('a', `p${i * 3}`, 200n + BigInt(i))),
+    ];
+    const { harness, reader: normal } = await setup(events);
+    const plain = createStorePartitionReader(harness.store);
+    const tombstoned = (code: 'read_failure' | 'timeout'): PartitionReader => ({
+      ...plain,
+      page: (namespace, id, query) => (namespace.endsWith('_recent') ? Promise.reject(new StoreError(code, 'slice: server failure during read query')) : plain.page(namespace, id, query)),
+    });
+    const samples: { namespace: string; sample: ReadSample }[] = [];
+    const reader = createEdgeReader({ partitions: tombstoned('read_failure'), config, counters: { record: (namespace, _id, sample) => void samples.push({ namespace, sample }) } });
+    for (const limits of [[1], [3, 7], [50]]) {
+      const derived = await allPages((o) => reader.out('follows', 'a', o), limits);
+      expect(derived).toEqual(await allPages((o) => normal.out('follows', 'a', o), limits));
+      expect(derived).toHaveLength(20);
+    }
+    // The links read in its place count against the index partition: a tombstone-heavy index reads as wide.
+    expect(samples.find((s) => s.namespace === 'follows_out_recent' && s.sample.rowsRead === 30)).toBeDefined();
+    const failing = createEdgeReader({ partitions: tombstoned('timeout'), config });
+    await expect(failing.out('follows', 'a', { limit: 5 })).rejects.toMatchObject({ code: 'timeout' });
   });
 
   it('every live link exactly once, newest first (or by peer), for random link ops in random arrival order and random page limits', async () => {
@@ -243,14 +307,13 @@ describe('createEdgeReader: props', () => {
   it('with keys reads only the requested cells (key pushdown) and leaves absent ones out', async () => {
     const { reader, recording, samples } = await setup(events);
     expect(await reader.props('follows', 'a', 'b', ['since', 'missing', 'since'])).toEqual({ since: 2020n });
-    expect(recording.calls.map((c) => [c.kind, c.namespace, c.id, Buffer.from(c.key!).toString()])).toEqual([
-      ['get', 'follows_props', 'a\u0000b', '\u0000\u0001since'], // a→b: the forward bag of partition a␀b
-      ['get', 'follows_props', 'a\u0000b', '\u0000\u0001missing'],
+    expect(recording.calls.map((c) => [c.kind, c.namespace, c.id, c.keys?.map((k) => Buffer.from(k).toString())])).toEqual([
+      ['getKeys', 'follows_props', 'a\u0000b', ['\u0000\u0001since', '\u0000\u0001missing']], // a→b: the forward bag of partition a␀b, one request
     ]);
     expect(samples).toEqual([{ namespace: 'follows_props', id: 'a\u0000b', sample: { bytesRead: 2 + 'since'.length + 9, rowsRead: 1, rowsReturned: 1 } }]);
     recording.calls.length = 0;
     expect(await reader.props('follows', 'b', 'a', ['raw'])).toEqual({ raw: Buffer.from([1, 2]) });
-    expect(recording.calls.map((c) => [c.id, Buffer.from(c.key!).toString()])).toEqual([['a\u0000b', '\u0000\u0002raw']]);
+    expect(recording.calls.map((c) => [c.id, c.keys?.map((k) => Buffer.from(k).toString())])).toEqual([['a\u0000b', ['\u0000\u0002raw']]]);
   });
 
   it('serves requested keys, absent ones too, from the read-aside cache until the ttl passes', async () => {
@@ -259,10 +322,10 @@ describe('createEdgeReader: props', () => {
     await reader.props('follows', 'a', 'b', ['since', 'later']);
     await harness.process(event('SET_PROPERTIES', 'a', 'b', 12n, { properties: { later: 'x' } }));
     expect(await reader.props('follows', 'a', 'b', ['since', 'later'])).toEqual({ since: 2020n }); // cached absence
-    expect(recording.calls).toHaveLength(2);
+    expect(recording.calls).toHaveLength(1);
     now = 1_001;
     expect(await reader.props('follows', 'a', 'b', ['since', 'later'])).toEqual({ since: 2020n, later: 'x' });
-    expect(recording.calls).toHaveLength(4);
+    expect(recording.calls).toHaveLength(2);
   });
 
   it('hands out fresh values on every hit, so a caller changing one cannot change the cache', async () => {
@@ -309,12 +372,14 @@ describe('createEdgeReader: read budgets', () => {
     await expect(reader.out('follows', 'a', { limit: 1, maxRows: 50 })).rejects.toMatchObject({ name: 'ReadLimitError', code: 'read_limit', reason: 'read_budget' });
     const pageRows = recording.calls.filter((c) => c.kind === 'page').reduce((sum, c) => sum + c.limit!, 0);
     expect(pageRows).toBeLessThanOrEqual(50);
-    // without the budget the same page answers
-    expect((await reader.out('follows', 'a', { limit: 1 })).items.map((n) => n.peer)).toEqual(['live']);
+    // without the budget the same read answers, following the cursors of short pages (a call stops after a bounded number of refills)
+    let page = await reader.out('follows', 'a', { limit: 1 });
+    while (page.items.length === 0 && page.cursor !== undefined) page = await reader.out('follows', 'a', { limit: 1, cursor: page.cursor });
+    expect(page.items.map((n) => n.peer)).toEqual(['live']);
   });
 
-  it('a property multi-get counts each point read against the query budget of the config', async () => {
-    const small = { ...config, reads: { ...config.reads, maxQueries: 3 } };
+  it('a property multi-get counts each key against the row budget of the config (one request must fit whole)', async () => {
+    const small = { ...config, reads: { ...config.reads, maxRows: 3 } };
     const { reader } = await setup([add('a', 'b', 1n, { properties: { k1: 1n } })], { config: small });
     await expect(reader.props('follows', 'a', 'b', ['k1', 'k2', 'k3', 'k4'])).rejects.toMatchObject({ name: 'ReadLimitError', reason: 'read_budget' });
     expect(await reader.props('follows', 'a', 'b', ['k1', 'k2'])).toEqual({ k1: 1n });

@@ -54,7 +54,7 @@ export interface EdgeReaderOptions {
   readonly clock?: () => number;
   /** Point reads in flight at once across this reader. Default 32. */
   readonly readConcurrency?: number;
-  /** Largest page asked of the PartitionReader. Default 1000. */
+  /** Largest page asked of the PartitionReader. Default 2000 (a page of 1000 asks for 1250 cells). */
   readonly maxPageCells?: number;
 }
 
@@ -71,7 +71,7 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
     counters: opts.counters ?? NO_READ_COUNTERS,
     observer: opts.observer ?? NO_READ_OBSERVER,
     limitPointRead: pLimit(checkInteger(opts.readConcurrency ?? 32, 'readConcurrency', 1, 1_024)),
-    maxPageCells: checkInteger(opts.maxPageCells ?? 1_000, 'maxPageCells', 1, MAX_PAGE_LIMIT),
+    maxPageCells: checkInteger(opts.maxPageCells ?? 2_000, 'maxPageCells', 1, MAX_PAGE_LIMIT),
   };
   const propsCache = createBoundedTtlCache<Uint8Array | undefined>({ ...(opts.propsCache ?? { maxEntries: 10_000, ttlMs: 5_000 }), nowMs: opts.clock ?? Date.now });
 
@@ -169,6 +169,7 @@ function createObservedRun(ctx: ReadContext) {
       ...ctx,
       partitions: {
         get: (namespace, id, key) => (queries++, partitions.get(namespace, id, key)),
+        getKeys: (namespace, id, keys) => (queries++, partitions.getKeys(namespace, id, keys)),
         page: (namespace, id, query) => (queries++, partitions.page(namespace, id, query)),
         scan: (namespace, id, query) => (queries++, partitions.scan(namespace, id, query)),
         replicaGroups: (ids) => partitions.replicaGroups(ids),

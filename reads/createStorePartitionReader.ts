@@ -9,6 +9,7 @@ export function createStorePartitionReader(store: TwoLevelMapStore): PartitionRe
   };
   return {
     get: (namespace, id, key) => store.namespace(namespace).get(id, key),
+    getKeys: (namespace, id, keys) => store.namespace(namespace).getKeys(id, keys),
     page,
     scan: async (namespace, id, { from, limit }) => keyOrderScanPage(await page(namespace, id, { limit, ...(from?.after === undefined ? {} : { after: from.after }) })),
     replicaGroups: (ids) => store.replicaGroups(ids),

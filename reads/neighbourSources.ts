@@ -2,40 +2,55 @@ import {
   decodeLinkValue,
   decodeRecentKey,
   decodeVertexKey,
+  deriveRecentPage,
   encodeVertexKey,
   LinkState,
   linkNamespace,
   recentNamespace,
   type LinkDirection,
-  type LinkValue,
 } from '../sinks/namespaces/index.ts';
-import type { Cell } from '../sinks/store/index.ts';
+import { isStoreError, type Cell } from '../sinks/store/index.ts';
 import type { Neighbour, NeighbourOrder } from './EdgeReader.ts';
-import { getMany, sampleOf, type ReadContext } from './ReadContext.ts';
+import { getKeys, sampleOf, type ReadContext } from './ReadContext.ts';
 
-/**
- * Where a neighbour order is scanned and how a scanned cell becomes a live
- * neighbour (or undefined when it is not one).
- */
+/** One read of a neighbour order: the cells scanned and, for each, the live neighbour it is (or undefined). */
+export interface SourcePage {
+  readonly cells: readonly Cell[];
+  readonly live: readonly (Neighbour | undefined)[];
+  /** No cell after the last one existed at read time. */
+  readonly exhausted: boolean;
+}
+
+/** Where a neighbour order is scanned and how a scanned cell becomes a live neighbour. */
 export interface NeighbourSource {
   readonly namespace: string;
-  /** One result per cell, in the cells' order. */
-  live(ctx: ReadContext, vertex: string, cells: readonly Cell[]): Promise<(Neighbour | undefined)[]>;
+  /** Up to `limit` cells after `after`, in at most two queries (a slice and one multi-key read). */
+  read(ctx: ReadContext, vertex: string, after: Uint8Array | undefined, limit: number): Promise<SourcePage>;
 }
+
+/** Link pages read per query when a newest page is derived from the link partition. */
+const DERIVE_PAGE_CELLS = 5_000;
 
 export function neighbourSource(order: NeighbourOrder, type: string, direction: LinkDirection): NeighbourSource {
   return order === 'newest' ? recentIndexSource(type, direction) : linkSource(type, direction);
 }
 
-/** `peer` order: the link namespace itself; a cell is live when ACTIVE. */
+const pageOf = (ctx: ReadContext, namespace: string, vertex: string, after: Uint8Array | undefined, limit: number) =>
+  ctx.partitions.page(namespace, vertex, { limit, ...(after === undefined ? {} : { after }) });
+
+/** `peer` order: the link namespace itself; a cell is live when ACTIVE. One query. */
 function linkSource(type: string, direction: LinkDirection): NeighbourSource {
+  const namespace = linkNamespace(type, direction);
   return {
-    namespace: linkNamespace(type, direction),
-    live: async (_ctx, _vertex, cells) =>
-      cells.map((cell) => {
+    namespace,
+    async read(ctx, vertex, after, limit) {
+      const page = await pageOf(ctx, namespace, vertex, after, limit);
+      const live = page.cells.map((cell) => {
         const link = decodeLinkValue(cell.value);
         return link.state === LinkState.ACTIVE ? { peer: decodeVertexKey(cell.key), time: link.time, mutationId: link.mutationId } : undefined;
-      }),
+      });
+      return { cells: page.cells, live, exhausted: page.exhausted };
+    },
   };
 }
 
@@ -43,28 +58,54 @@ function linkSource(type: string, direction: LinkDirection): NeighbourSource {
  * `newest` order: the `*_recent` index, an index and not the truth. The write
  * path leaves superseded entries behind (a re-add writes a new entry and never
  * deletes the old one; a remove deletes only the entry it knows of), so an
- * entry counts only if its link is ACTIVE with exactly the entry's time. The
- * links of a page are point-read together, one read per distinct peer.
+ * entry counts only if its link is ACTIVE with exactly the entry's time: the
+ * links of a page are read together, one `getKeys` of the link partition.
+ *
+ * When the index slice fails with `read_failure` (Cassandra gives up on a read
+ * that crosses `tombstone_failure_threshold` row tombstones, e.g. after a bot
+ * purge unfollowed the newest 150 000), the page is derived from the link
+ * partition instead, which never holds row tombstones (docs/architecture.md §6).
  */
 function recentIndexSource(type: string, direction: LinkDirection): NeighbourSource {
   const links = linkNamespace(type, direction);
+  const namespace = recentNamespace(type, direction);
   return {
-    namespace: recentNamespace(type, direction),
-    async live(ctx, vertex, cells) {
-      const entries = cells.map((cell) => decodeRecentKey(cell.key));
+    namespace,
+    async read(ctx, vertex, after, limit) {
+      let page;
+      try {
+        page = await pageOf(ctx, namespace, vertex, after, limit);
+      } catch (e) {
+        if (isStoreError(e) && e.code === 'read_failure') return derivedPage(ctx, vertex, after, limit);
+        throw e;
+      }
+      const entries = page.cells.map((cell) => decodeRecentKey(cell.key));
       const peers = [...new Set(entries.map((e) => e.peer))];
-      const linkCells = await getMany(ctx, links, vertex, peers.map(encodeVertexKey));
+      const linkCells = await getKeys(ctx, links, vertex, peers.map(encodeVertexKey));
       // Validation reads return nothing themselves: the items count against the index page.
       ctx.counters.record(links, vertex, sampleOf(linkCells, 0));
-      const byPeer = new Map<string, LinkValue>();
-      peers.forEach((peer, i) => {
-        const cell = linkCells[i];
-        if (cell !== undefined) byPeer.set(peer, decodeLinkValue(cell.value));
-      });
-      return entries.map(({ peer, time }) => {
-        const link = byPeer.get(peer);
+      const byPeer = new Map(peers.map((peer, i) => [peer, linkCells[i]] as const));
+      const live = entries.map(({ peer, time }) => {
+        const cell = byPeer.get(peer);
+        const link = cell === undefined ? undefined : decodeLinkValue(cell.value);
         return link?.state === LinkState.ACTIVE && link.time === time ? { peer, time, mutationId: link.mutationId } : undefined;
       });
+      return { cells: page.cells, live, exhausted: page.exhausted };
     },
   };
+
+  /**
+   * The page computed from every link of `vertex` (live by construction). Its
+   * cost is recorded against the index partition, so a tombstone-heavy index
+   * reads as wide and the split chain rebuilds it from the links.
+   */
+  async function derivedPage(ctx: ReadContext, vertex: string, after: Uint8Array | undefined, limit: number): Promise<SourcePage> {
+    const derived = await deriveRecentPage((from) => pageOf(ctx, links, vertex, from, DERIVE_PAGE_CELLS), after, limit);
+    ctx.counters.record(namespace, vertex, { bytesRead: derived.linkBytesRead, rowsRead: derived.linkCellsRead, rowsReturned: 0 });
+    const live = derived.cells.map((cell) => {
+      const { peer, time } = decodeRecentKey(cell.key);
+      return { peer, time, mutationId: Buffer.from(cell.value).toString('utf8') };
+    });
+    return { cells: derived.cells, live, exhausted: derived.exhausted };
+  }
 }

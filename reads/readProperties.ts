@@ -8,13 +8,12 @@ import {
   type PropertyValue,
 } from '../sinks/namespaces/index.ts';
 import type { BoundedTtlCache } from '../sinks/caches/createBoundedTtlCache.ts';
-import { getMany, sampleOf, type ReadContext } from './ReadContext.ts';
+import { getKeys, sampleOf, type ReadContext } from './ReadContext.ts';
 
 /**
- * Key pushdown: one point read per requested property, so only those cells
- * cross the wire, each served from `cache` while fresh. Misses are read
- * together (bounded by the reader's point-read concurrency) and counted as one
- * sample against the bag.
+ * Key pushdown: only the requested properties cross the wire, each served
+ * from `cache` while fresh. Misses are read in one multi-key request
+ * (`getKeys`) and counted as one sample against the bag.
  */
 export async function readRequestedProperties(
   ctx: ReadContext,
@@ -33,7 +32,7 @@ export async function readRequestedProperties(
   }
   ctx.observer.propertyCache(names.length, names.length - misses.length);
   if (misses.length > 0) {
-    const cells = await getMany(ctx, namespace, id, misses.map((name) => encodeBagPropertyKey(bag, name)));
+    const cells = await getKeys(ctx, namespace, id, misses.map((name) => encodeBagPropertyKey(bag, name)));
     ctx.counters.record(namespace, id, sampleOf(cells, cells.filter((c) => c !== undefined).length));
     misses.forEach((name, i) => {
       const value = cells[i]?.value;

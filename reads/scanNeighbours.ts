@@ -10,29 +10,33 @@ export interface NeighbourScan {
   readonly exhausted: boolean;
 }
 
-/** Dead cells double the next page (up to this factor) so a run of superseded entries costs few round trips. */
-const MAX_OVERFETCH = 32;
+/** Reads per call at most; a call that runs out of them returns a short page with a cursor. */
+export const MAX_SCAN_ROUNDS = 8;
 
 /**
  * Pages `source` for `vertex` from strictly after `after` until `limit` live
- * neighbours are collected or the partition is exhausted. A page asks for the
- * neighbours still wanted (times an over-fetch factor that grows while pages
- * hold dead cells), so an all-live partition is read without waste. When the
- * limit is reached inside a page, `last` is the key of the last neighbour
- * taken and the rest of that page is read again by the next call.
+ * neighbours are collected, the partition is exhausted, or MAX_SCAN_ROUNDS
+ * reads were made (each read is at most two queries: a slice and, for the
+ * newest order, one multi-key validation). The first read asks for a quarter
+ * more cells than wanted, so a page with a few stale entries still fills in
+ * one read; after a read that held dead cells the next one asks for twice as
+ * many (up to `maxPageCells`), so a run of dead cells costs few round trips
+ * and a call reads at most MAX_SCAN_ROUNDS × `maxPageCells` cells. When the limit is
+ * reached inside a read, `last` is the key of the last neighbour taken and the
+ * rest of that read is read again by the next call.
  */
 export async function scanNeighbours(ctx: ReadContext, source: NeighbourSource, vertex: string, limit: number, after: Uint8Array | undefined): Promise<NeighbourScan> {
   const items: Neighbour[] = [];
   let last = after;
-  let overfetch = 1;
-  for (;;) {
-    const wanted = limit - items.length;
-    const page = await ctx.partitions.page(source.namespace, vertex, { limit: Math.min(ctx.maxPageCells, wanted * overfetch), ...(last === undefined ? {} : { after: last }) });
-    const live = await source.live(ctx, vertex, page.cells);
+  let request = 0;
+  for (let round = 1; ; round++) {
+    const wanted = Math.ceil((limit - items.length) * 1.25);
+    request = Math.min(ctx.maxPageCells, Math.max(wanted, request));
+    const page = await source.read(ctx, vertex, last, request);
     let consumed = 0;
     let taken = 0;
     while (consumed < page.cells.length && items.length < limit) {
-      const item = live[consumed++];
+      const item = page.live[consumed++];
       if (item !== undefined) {
         items.push(item);
         taken++;
@@ -41,8 +45,8 @@ export async function scanNeighbours(ctx: ReadContext, source: NeighbourSource, 
     ctx.counters.record(source.namespace, vertex, sampleOf(page.cells, taken));
     if (consumed > 0) last = page.cells[consumed - 1]!.key;
     const exhausted = consumed === page.cells.length && page.exhausted;
-    if (exhausted || items.length === limit) return { items, last, exhausted };
+    if (exhausted || items.length === limit || round === MAX_SCAN_ROUNDS) return { items, last, exhausted };
     if (page.cells.length === 0) throw new Error(`PartitionReader returned an empty page of ${source.namespace}[${vertex}] that is not exhausted`);
-    if (taken < page.cells.length) overfetch = Math.min(MAX_OVERFETCH, overfetch * 2);
+    request = taken < page.cells.length ? request * 2 : 0;
   }
 }

@@ -1,8 +1,8 @@
 import { decorateStore, type NamespaceStore, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 
 export interface ReadCounts {
-  /** Per namespace: point reads, slices and cells the slices returned. */
-  readonly [namespace: string]: { gets: number; slices: number; cells: number };
+  /** Per namespace: point reads, multi-key reads (`getKeys`, one request each), slices and cells the slices returned. */
+  readonly [namespace: string]: { gets: number; keyReads: number; slices: number; cells: number };
 }
 
 /**
@@ -11,8 +11,8 @@ export interface ReadCounts {
  * before the split, the `_split` tables after it). Writes are not counted.
  */
 export function createCountingStore(inner: TwoLevelMapStore): { store: TwoLevelMapStore; counts: () => ReadCounts; reset: () => void } {
-  let counts: Record<string, { gets: number; slices: number; cells: number }> = {};
-  const of = (ns: string) => (counts[ns] ??= { gets: 0, slices: 0, cells: 0 });
+  let counts: Record<string, { gets: number; keyReads: number; slices: number; cells: number }> = {};
+  const of = (ns: string) => (counts[ns] ??= { gets: 0, keyReads: 0, slices: 0, cells: 0 });
   const wrapped = new Map<string, NamespaceStore>();
   const store = decorateStore(inner, {
     namespace(name) {
@@ -31,6 +31,10 @@ export function createCountingStore(inner: TwoLevelMapStore): { store: TwoLevelM
           getMany: (...a) => {
             of(name).gets += a[0].length;
             return base.getMany(...a);
+          },
+          getKeys: (...a) => {
+            of(name).keyReads++;
+            return base.getKeys(...a);
           },
           async slice(...a) {
             const page = await base.slice(...a);

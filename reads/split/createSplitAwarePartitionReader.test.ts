@@ -44,6 +44,12 @@ describe('split-aware PartitionReader', () => {
     expect(new Set(first.cells.map((c) => source(c.value)))).toEqual(new Set(['split']));
   });
 
+  it('reads many keys of a COMPLETED hash split with one getKeys per bucket, answers in the asked order', async () => {
+    const { reader } = await setup('COMPLETED');
+    const keys = [19, 3, 42, 3, 0, 11].map((k) => Uint8Array.of(k));
+    expect((await reader.getKeys('links', 'c', keys)).map((c) => c && `${c.key[0]}:${source(c.value)}`)).toEqual(['19:split', '3:split', undefined, '3:split', '0:split', '11:split']);
+  });
+
   it.each(['PLANNED', 'SPLIT', 'FAILED'] as const)('reads the original while the split is %s', async (status) => {
     const { reader } = await setup(status);
     expect(source((await reader.get('links', 'c', Uint8Array.of(7)))?.value)).toBe('original');
@@ -51,11 +57,12 @@ describe('split-aware PartitionReader', () => {
 
   it('falls back to the original when the split read fails', async () => {
     const down = () => Promise.reject(new Error('bucket down'));
-    const broken: SplitLayoutReader = { get: down, page: down, pageBucket: down };
+    const broken: SplitLayoutReader = { get: down, getKeys: down, page: down, pageBucket: down };
     const { reader, fallbacks } = await setup('COMPLETED', () => broken);
     expect(source((await reader.get('links', 'c', Uint8Array.of(7)))?.value)).toBe('original');
+    expect((await reader.getKeys('links', 'c', [Uint8Array.of(7), Uint8Array.of(8)])).map((c) => source(c?.value))).toEqual(['original', 'original']);
     expect((await reader.page('links', 'c', { limit: 100 })).cells).toHaveLength(20);
-    expect(fallbacks).toHaveLength(2);
+    expect(fallbacks).toHaveLength(3);
   });
 
   it('scans a COMPLETED hash split bucket by bucket: a small scan reads one bucket, a full one every cell once', async () => {

@@ -42,6 +42,7 @@ export function createSplitAwarePartitionReader(opts: SplitAwareReaderOptions): 
   };
   const reader: PartitionReader = {
     get: (namespace, id, key) => viaSplit(namespace, id, (t) => layoutReader.get(t, key), () => original.get(namespace, id, key)),
+    getKeys: (namespace, id, keys) => viaSplit(namespace, id, (t) => layoutReader.getKeys(t, keys), () => original.getKeys(namespace, id, keys)),
     page: (namespace, id, query) => viaSplit(namespace, id, (t) => layoutReader.page(t, query), () => original.page(namespace, id, query)),
     scan: async (namespace, id, { from, limit }) => {
       if (from?.split !== undefined) return scanHashBuckets(layoutReader, from.split, from, limit);

@@ -2,10 +2,11 @@ import type { PartitionReader } from '../PartitionReader.ts';
 
 /** One call the reader made: a point read or a page, with the logical partition it asked for. */
 export interface RecordedRead {
-  readonly kind: 'get' | 'page' | 'scan';
+  readonly kind: 'get' | 'getKeys' | 'page' | 'scan';
   readonly namespace: string;
   readonly id: string;
   readonly key?: Uint8Array;
+  readonly keys?: readonly Uint8Array[];
   readonly after?: Uint8Array;
   readonly limit?: number;
   /** Of a scan: the bucket it continues in (0 for a key-order scan). */
@@ -33,6 +34,7 @@ export function recordingPartitionReader(inner: PartitionReader, { delayMs = 0 }
   };
   const reader: PartitionReader = {
     get: (namespace, id, key) => track({ kind: 'get', namespace, id, key }, () => inner.get(namespace, id, key)),
+    getKeys: (namespace, id, keys) => track({ kind: 'getKeys', namespace, id, keys }, () => inner.getKeys(namespace, id, keys)),
     page: (namespace, id, query) =>
       track({ kind: 'page', namespace, id, limit: query.limit, ...(query.after === undefined ? {} : { after: query.after }) }, () => inner.page(namespace, id, query)),
     scan: (namespace, id, query) =>

@@ -79,6 +79,8 @@ export const cassandraStoreConfigSchema = z.strictObject({
   maxBatchBytes: z.int().min(1).max(8 * MIB).default(MIB),
   /** `getMany` reads at most this many partitions per request (`id IN ?`); more go out as several requests. */
   readIdsPerRequest: z.int().min(1).max(1000).default(100),
+  /** `getKeys` reads at most this many keys of one partition per request (`key IN ?`); a page of the reader fits one. */
+  readKeysPerRequest: z.int().min(1).max(5000).default(5000),
   /** How often a read re-reads a row whose chunks went missing (a concurrent overwrite collected them). */
   chunkReadAttempts: z.int().min(1).max(10).default(3),
   requestTimeoutMs: z.int().min(100).max(600_000).default(12_000),

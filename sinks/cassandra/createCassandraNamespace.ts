@@ -4,8 +4,11 @@ import { mapBoundedOrThrow } from '../store/mapBounded.ts';
 import type { NamespaceStore, SlicePage, SliceQuery, StoreFeatures } from '../store/TwoLevelMapStore.ts';
 import { assertCount, assertId, assertKey, assertValue, assertWriteTime } from '../store/validateArgs.ts';
 import { asBuffer, type NamespaceRuntime } from './namespaceRuntime.ts';
-import { readCell, readCellsOfIds, resolveRows, toStoredRow } from './readCells.ts';
+import { readCell, readCellsOfIds, readCellsOfKeys, resolveRows, toStoredRow } from './readCells.ts';
 import { collectChunks, writePartition } from './writePartition.ts';
+
+/** Rows per driver page of a slice: a page of up to 5 000 cells (and the look-ahead row) is one request. */
+const SLICE_FETCH_ROWS = 5_001;
 
 /**
  * One namespace on Cassandra. Single writes are one-entry partition groups,
@@ -24,7 +27,8 @@ export function createCassandraNamespace(ns: NamespaceRuntime, features: StoreFe
       r.end === undefined
         ? { query: variant.open, params: [id, asBuffer(r.start), r.limit + 1] }
         : { query: variant.bounded, params: [id, asBuffer(r.start), asBuffer(r.end), r.limit + 1] };
-    const rows = await session.readRows(statement, { maxRows: r.limit + 1 }, `slice ${name}/${id}`);
+    // One round trip for a reader's page (the session pages at 1000 rows otherwise).
+    const rows = await session.readRows(statement, { maxRows: r.limit + 1, fetchSize: Math.min(r.limit + 1, SLICE_FETCH_ROWS) }, `slice ${name}/${id}`);
     // Cut before resolving chunks: the extra row only proves there is a next page.
     const page = cutPage(rows.map(toStoredRow), r);
     const cells = await resolveRows(ns, id, page.rows);
@@ -68,6 +72,11 @@ export function createCassandraNamespace(ns: NamespaceRuntime, features: StoreFe
       for (const id of ids) assertId(id);
       assertKey(key);
       return ids.length === 0 ? [] : readCellsOfIds(ns, ids, key, ns.tuning);
+    },
+    async getKeys(id, keys) {
+      assertId(id);
+      for (const key of keys) assertKey(key);
+      return keys.length === 0 ? [] : readCellsOfKeys(ns, id, keys);
     },
     slice,
     async scanPrefix(id, prefix, query) {

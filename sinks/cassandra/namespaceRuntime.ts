@@ -13,6 +13,7 @@ export interface NamespaceRuntime {
     readonly maxBatchBytes: number;
     readonly chunkReadAttempts: number;
     readonly readIdsPerRequest: number;
+    readonly readKeysPerRequest: number;
     readonly mutationConcurrency: number;
   };
 }

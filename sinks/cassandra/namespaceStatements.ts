@@ -24,6 +24,8 @@ export interface NamespaceStatements {
   readonly get: string;
   /** [ids, key] → id, key, value, value_metadata, write_time */
   readonly getMany: string;
+  /** [id, keys] → key, value, value_metadata, write_time */
+  readonly getKeys: string;
   /** [id, start, end, limit], [id, start, limit] when `end` is open. */
   readonly slice: {
     readonly asc: { readonly bounded: string; readonly open: string };
@@ -59,6 +61,7 @@ export function namespaceStatements(keyspace: string, namespace: string): Namesp
     deletePartition: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ?`,
     get: `SELECT ${CELL_COLUMNS} FROM ${t} WHERE id = ? AND key = ?`,
     getMany: `SELECT id, ${CELL_COLUMNS} FROM ${t} WHERE id IN ? AND key = ?`,
+    getKeys: `SELECT ${CELL_COLUMNS} FROM ${t} WHERE id = ? AND key IN ?`,
     slice: {
       asc: { bounded: slice('ASC', true), open: slice('ASC', false) },
       desc: { bounded: slice('DESC', true), open: slice('DESC', false) },

@@ -1,4 +1,5 @@
 import type { types } from 'cassandra-driver';
+import { bytesKey } from '../store/cellKey.ts';
 import { mapBoundedOrThrow } from '../store/mapBounded.ts';
 import { StoreError } from '../store/StoreError.ts';
 import type { Cell } from '../store/TwoLevelMapStore.ts';
@@ -72,8 +73,30 @@ export async function readCellsOfIds(
   return ids.map((id) => cells.get(id));
 }
 
+/**
+ * `readCell` for many keys of one partition: `id = ? AND key IN ?` lists of at
+ * most `readKeysPerRequest` distinct keys (one request each, `mutationConcurrency`
+ * in flight), then the chunk follow-ups of the rows that need them.
+ */
+export async function readCellsOfKeys(ns: NamespaceRuntime, id: string, keys: readonly Uint8Array[]): Promise<(Cell | undefined)[]> {
+  const distinct = [...new Map(keys.map((k) => [bytesKey(k), k])).values()];
+  const slices: Uint8Array[][] = [];
+  for (let i = 0; i < distinct.length; i += ns.tuning.readKeysPerRequest) slices.push(distinct.slice(i, i + ns.tuning.readKeysPerRequest));
+  const what = `get ${ns.settings.name}/${id} <${distinct.length} keys>`;
+  const found: StoredRow[] = [];
+  await mapBoundedOrThrow(slices, ns.tuning.mutationConcurrency, async (slice) => {
+    const rows = await ns.session.readRows({ query: ns.statements.getKeys, params: [id, slice.map(asBuffer)] }, { maxRows: slice.length, fetchSize: slice.length }, what);
+    for (const row of rows) found.push(toStoredRow(row));
+  });
+  const cells = new Map<string, Cell>();
+  for (const cell of await resolveRows(ns, id, found)) cells.set(bytesKey(cell.key), cell);
+  return keys.map((k) => cells.get(bytesKey(k)));
+}
+
 /** The cells of rows read by a slice, in the same order; rows deleted meanwhile are dropped. */
 export async function resolveRows(ns: NamespaceRuntime, id: string, rows: readonly StoredRow[]): Promise<Cell[]> {
+  // The common case (no chunked value) without a promise per row.
+  if (rows.every((row) => row.metadata.length === 0)) return rows.map((row) => ({ key: row.key, value: row.value, writeTime: row.writeTime }));
   const cells = await mapBoundedOrThrow(rows, ns.tuning.chunkConcurrency, async (row) =>
     (await resolveRow(ns, id, row)) ?? readCell(ns, id, row.key),
   );

@@ -13,7 +13,7 @@ describe('toStoreError', () => {
     ['busy connections', new errors.BusyConnectionError('127.0.0.1:9042', 2048, 1), 'overloaded', true],
     ['unavailable replicas', new errors.ResponseError(codes.unavailableException, 'Cannot achieve consistency'), 'unavailable', true],
     ['write timeout', new errors.ResponseError(codes.writeTimeout, 'Operation timed out'), 'timeout', true],
-    ['read failure', new errors.ResponseError(codes.readFailure, 'replica failed'), 'server_error', true],
+    ['read failure', new errors.ResponseError(codes.readFailure, 'replica failed'), 'read_failure', true],
     ['overloaded', new errors.ResponseError(codes.overloaded, 'overloaded'), 'overloaded', true],
     ['syntax error', new errors.ResponseError(codes.syntaxError, "line 1:0 no viable alternative"), 'invalid_query', false],
     ['unconfigured table', new errors.ResponseError(codes.invalid, 'unconfigured table links'), 'invalid_query', false],

@@ -18,7 +18,7 @@ const RESPONSE_CODES: Readonly<Record<number, StoreErrorCode>> = {
   0x1003: 'server_error', // truncate error
   0x1100: 'timeout', // write timeout
   0x1200: 'timeout', // read timeout
-  0x1300: 'server_error', // read failure
+  0x1300: 'read_failure', // read failure, e.g. a slice over more than tombstone_failure_threshold tombstones
   0x1400: 'invalid_query', // function failure: the same call fails the same way
   0x1500: 'server_error', // write failure
   0x2000: 'invalid_query', // syntax error

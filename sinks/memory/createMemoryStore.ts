@@ -144,6 +144,15 @@ function createMemoryNamespace(s: NamespaceSettings, ctx: MemoryContext): Namesp
         return cell === undefined ? undefined : copyCell(cell);
       });
     },
+    async getKeys(id, keys) {
+      ctx.ensureOpen();
+      assertId(id);
+      for (const key of keys) assertKey(key);
+      return keys.map((key) => {
+        const cell = partition(id).get(key);
+        return cell === undefined ? undefined : copyCell(cell);
+      });
+    },
     slice,
     scanPrefix: async (id, prefix, query) => {
       assertKey(prefix);

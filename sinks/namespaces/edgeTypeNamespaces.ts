@@ -25,3 +25,7 @@ export const linkNamespace = (edgeType: string, direction: LinkDirection): strin
 /** The newest-first index of `vertex`'s links in `direction`. */
 export const recentNamespace = (edgeType: string, direction: LinkDirection): string =>
   direction === 'out' ? forwardRecentNamespace(edgeType) : reverseRecentNamespace(edgeType);
+
+/** The link namespace a `*_recent` index is derived from (`follows_in_recent` → `follows_in`), or undefined for any other namespace. */
+export const indexedLinkNamespace = (namespace: string): string | undefined =>
+  namespace.endsWith('_out_recent') || namespace.endsWith('_in_recent') ? namespace.slice(0, -'_recent'.length) : undefined;

@@ -4,6 +4,7 @@ export {
   edgePropsNamespace,
   forwardLinkNamespace,
   forwardRecentNamespace,
+  indexedLinkNamespace,
   linkNamespace,
   recentNamespace,
   reverseLinkNamespace,
@@ -46,6 +47,7 @@ export { edgestreamNamespaces } from './edgestreamNamespaces.ts';
 export { LINK_VALUE_VERSION, LinkState, decodeLinkValue, encodeLinkValue, type LinkValue } from './linkValue.ts';
 export { decodeVertexKey, encodeVertexKey } from './vertexKey.ts';
 export { MAX_TIME, decodeRecentKey, encodeRecentKey, invertTime } from './recentKey.ts';
+export { deriveRecentPage, recentEntryOfLink, type DerivedRecentPage, type LinkPager } from './deriveRecentPage.ts';
 export { EDGE_ID_SEPARATOR, edgePropsId } from './edgePropsId.ts';
 export {
   BAG_KEY_MARKER,

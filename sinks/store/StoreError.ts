@@ -18,8 +18,15 @@ export const STORE_ERROR_CODES = {
   timeout: { retriable: true },
   /** The server asked the client to back off (overloaded, bootstrapping, busy connections). */
   overloaded: { retriable: true },
-  /** A replica failed while serving the request (read/write failure, server error). */
+  /** A replica failed while serving the request (write failure, server error). */
   server_error: { retriable: true },
+  /**
+   * A replica failed while serving a read (Cassandra ReadFailure), most often
+   * because the read crossed `tombstone_failure_threshold` row tombstones: it
+   * fails the same way until compaction purges them, so readers of derived
+   * data (the `*_recent` index) rebuild the answer from its source instead.
+   */
+  read_failure: { retriable: true },
   /** A chunked value's chunks were missing or did not match their digest, even after re-reading. */
   chunks_missing: { retriable: true },
   /** Some writes of a `mutateMany` failed; `failures` says which and why. */

@@ -184,6 +184,15 @@ export interface NamespaceStore {
   getMany(ids: readonly string[], key: Uint8Array): Promise<(Cell | undefined)[]>;
 
   /**
+   * `get(id, key)` for each of `keys` (many keys, one partition), in the
+   * order of `keys`; a repeated key gets the same answer. Backends read them
+   * in as few requests as they can (Cassandra: `id = ? AND key IN ?`, at most
+   * `readKeysPerRequest` keys per request), so checking a page of index
+   * entries against their link partition is one round trip. Fails as a whole.
+   */
+  getKeys(id: string, keys: readonly Uint8Array[]): Promise<(Cell | undefined)[]>;
+
+  /**
    * One page of the live cells of partition `id` with `start <= key < end`,
    * in `order`. Paging with `pageState` returns every cell of the range
    * exactly once, in order, if the range is not written meanwhile; cells

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../memory/index.ts';
-import { splitBucketId, type WideRowRecord } from '../namespaces/index.ts';
+import { bucketOfKey, splitBucketId, type WideRowRecord } from '../namespaces/index.ts';
 import { StoreError, type Mutation, type TwoLevelMapStore } from '../store/index.ts';
 import { createSplitDirectory } from './createSplitDirectory.ts';
+import { createSplitLayoutReader } from './createSplitLayoutReader.ts';
 import { createSplitMirroringStore } from './createSplitMirroringStore.ts';
 import { createWideRowRepository } from './wideRowRepository.ts';
 import { mirrorMutation } from './mirrorMutation.ts';
@@ -74,5 +75,43 @@ describe('mirrorMutation', () => {
     const target = { splitNamespace: 'links_split', partitionId: 'celeb', generation: 3, layout: { strategy: 'hash' as const, buckets: 2 } };
     const clear: Mutation = { namespace: 'links', id: 'celeb', writeTime: 7n, clear: true, clearPrefix: Uint8Array.of(0, 1), deletions: [], additions: [] };
     expect(mirrorMutation(target, clear)).toEqual([0, 1].map((b) => ({ ...clear, namespace: 'links_split', id: splitBucketId('celeb', 3, b) })));
+  });
+});
+
+describe('split layout reader', () => {
+  it('pages a hash split with bounded fan-out: every key once, in order, ~1.5 × limit cells read per page instead of n × limit', async () => {
+    const store = createMemoryStore({ namespaces: NS });
+    const layout = { strategy: 'hash', buckets: 4 } as const;
+    const target = { splitNamespace: 'links_split', partitionId: 'celeb', generation: 3, layout };
+    const keys = Array.from({ length: 1_000 }, (_, i) => Uint8Array.of(i >> 8, i & 0xff));
+    for (const key of keys) await store.namespace('links_split').put(splitBucketId('celeb', 3, bucketOfKey(layout, key)), key, Uint8Array.of(1), 1n);
+    let cellsRead = 0;
+    const counted: TwoLevelMapStore = {
+      ...store,
+      namespace: (n) => {
+        const ns = store.namespace(n);
+        const slice: typeof ns.slice = async (id, q) => {
+          const page = await ns.slice(id, q);
+          cellsRead += page.cells.length;
+          return page;
+        };
+        return { ...ns, slice };
+      },
+    };
+    const reader = createSplitLayoutReader(counted);
+    const seen: Uint8Array[] = [];
+    let after: Uint8Array | undefined;
+    let pages = 0;
+    for (;;) {
+      const page = await reader.page(target, { limit: 100, ...(after === undefined ? {} : { after }) });
+      pages++;
+      seen.push(...page.cells.map((c) => c.key));
+      after = page.cells.at(-1)?.key ?? after;
+      if (page.exhausted) break;
+      expect(page.cells.length).toBeGreaterThan(0);
+    }
+    expect(seen.map((k) => Buffer.from(k).toString('hex'))).toEqual(keys.map((k) => Buffer.from(k).toString('hex')));
+    expect(cellsRead / pages).toBeLessThanOrEqual(1.5 * 100 + 4 * 8);
+    expect(pages).toBeLessThanOrEqual(15);
   });
 });

@@ -69,6 +69,31 @@ export function describeReads(ctx: () => ContractContext): void {
       expect((await tiny.getMany([...chunkedIds, freshId('none')], b(1))).map((c) => c && hex(c.value))).toEqual([...big.map(hex), undefined]);
     });
 
+    it('getKeys answers like get for each key of one partition, in order: present, absent, deleted, repeated, chunked, many', async () => {
+      const { main, tiny } = ctx();
+      const id = freshId('keys');
+      const other = freshId('keys-other');
+      const keys = Array.from({ length: 1_200 }, (_, i) => b(i >> 8, i & 0xff));
+      for (const [i, key] of keys.entries()) {
+        if (i % 5 === 0) continue; // never written
+        await main.put(id, key, b(i & 0xff, 1), BigInt(i + 1));
+        if (i % 5 === 1) await main.delete(id, key, BigInt(i + 1));
+        if (i % 5 === 2) await main.put(other, key, b(0xee), 1n); // the same key in another partition
+      }
+      const asked = [...keys, keys[3] as Uint8Array, keys[0] as Uint8Array, b(0xff, 0xff, 0xff)];
+      const render = (c: { key: Uint8Array; value: Uint8Array; writeTime: bigint } | undefined) => (c === undefined ? '-' : `${hex(c.key)}=${hex(c.value)}@${c.writeTime}`);
+      const expected = await Promise.all(asked.map(async (key) => render(await main.get(id, key))));
+      expect((await main.getKeys(id, asked)).map(render)).toEqual(expected);
+      expect(expected.filter((e) => e !== '-')).toHaveLength(720 + 1);
+      expect(await main.getKeys(id, [])).toEqual([]);
+      expect(await main.getKeys(freshId('keys-never'), [b(1)])).toEqual([undefined]);
+      const chunked = freshId('keys-chunked');
+      const big = Array.from({ length: 3 }, (_, i) => patternBytes(200 + i, i));
+      for (const [i, value] of big.entries()) await tiny.put(chunked, b(i), value, 3n);
+      expect((await tiny.getKeys(chunked, [b(2), b(9), b(0), b(1)])).map((c) => c && hex(c.value))).toEqual([hex(big[2] as Uint8Array), undefined, hex(big[0] as Uint8Array), hex(big[1] as Uint8Array)]);
+      await expectStoreError(() => main.getKeys('', [b(1)]), 'invalid_argument');
+    });
+
     it('neither the written nor the returned buffers are shared with the store', async () => {
       const { main } = ctx();
       const id = freshId('buffers');

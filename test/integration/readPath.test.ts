@@ -130,8 +130,8 @@ describe('the read path on Kafka + Cassandra', () => {
     const recording = recordingPartitionReader(createStorePartitionReader(env.store));
     const r = createEdgeReader({ partitions: recording.reader, config: env.config });
     expect(await r.props('follows', propsSrc, 'pd', ['since', 'note', 'absent'])).toEqual({ since: 2020n, note: 'hello' });
-    // Keys are 0x00 ‖ direction ‖ name; ps-… → pd is the backward bag of partition pd␀ps-….
-    expect(recording.calls.map((c) => [c.kind, Buffer.from(c.key ?? []).toString()])).toEqual([['get', '\u0000\u0002since'], ['get', '\u0000\u0002note'], ['get', '\u0000\u0002absent']]);
+    // One multi-key request (getKeys: id = ? AND key IN ?); keys are 0x00 ‖ direction ‖ name, and ps-… → pd is the backward bag of partition pd␀ps-….
+    expect(recording.calls.map((c) => [c.kind, c.keys?.map((k) => Buffer.from(k).toString())])).toEqual([['getKeys', ['\u0000\u0002since', '\u0000\u0002note', '\u0000\u0002absent']]]);
     expect(await r.props('follows', propsSrc, 'pd')).toEqual({ since: 2020n, weight: 0.75, note: 'hello', muted: false, blob: Buffer.alloc(2_000, 7) });
     expect(await r.props('follows', 'pd', propsSrc)).toEqual({}); // the other direction's bag
   });

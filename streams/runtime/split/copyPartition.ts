@@ -2,8 +2,8 @@ import { copyWrites, nextUpdateTime, splitterDecision } from '../../../processor
 import { splitMirrorBarrierMs } from '../../../schemas/config/edgestreamConfig.ts';
 import type { SplitTask } from '../../../schemas/index.ts';
 import { splitTargetOf, type WideRowRecord } from '../../../sinks/namespaces/index.ts';
-import { keySuccessor } from '../../../sinks/store/index.ts';
 import type { StageContext, StageOutcome } from './createSplitStageRunner.ts';
+import { pageOriginal } from './pageOriginal.ts';
 import { announceNextStage, hex, micros, unhex, type SplitStageDeps } from './splitStageDeps.ts';
 
 export const SPLIT_STAGE = 'split';
@@ -49,10 +49,8 @@ export async function copyPartition(task: SplitTask, d: SplitStageDeps, ctx: Sta
   const target = splitTargetOf(record);
   let checkpoint = (await ctx.op('reading the copy checkpoint', 'store', () => d.repository.getCheckpoint<CopyCheckpoint>(SPLIT_STAGE, record))) ?? { copiedRows: 0 };
   log.info({ buckets: record.buckets, strategy: record.strategy, resumed_at_row: checkpoint.copiedRows }, checkpoint.copiedRows > 0 ? 'splitter: resuming the copy from its checkpoint' : 'splitter: copying');
-  const original = d.store.namespace(record.namespace);
   for (;;) {
-    const start = checkpoint.lastKey === undefined ? {} : { start: keySuccessor(unhex(checkpoint.lastKey)) };
-    const page = await ctx.op(`paging ${record.namespace}[${record.partitionId}]`, 'store', () => original.slice(record.partitionId, { limit: COPY_PAGE_ROWS, ...start }));
+    const page = await pageOriginal(d, ctx, record.namespace, record.partitionId, checkpoint.lastKey === undefined ? undefined : unhex(checkpoint.lastKey), COPY_PAGE_ROWS);
     const last = page.cells.at(-1);
     if (last !== undefined) {
       await ctx.op('writing split buckets', 'store', () => d.store.mutateMany(copyWrites(target, page.cells)));
@@ -61,7 +59,7 @@ export async function copyPartition(task: SplitTask, d: SplitStageDeps, ctx: Sta
       checkpoint = next;
       if (checkpoint.copiedRows % (COPY_PAGE_ROWS * 50) === 0) log.info({ copied_rows: checkpoint.copiedRows }, 'splitter: progress');
     }
-    if (page.pageState === undefined) break;
+    if (page.exhausted) break;
     await ctx.heartbeat();
   }
   const now = micros(ctx.clock.nowMs());

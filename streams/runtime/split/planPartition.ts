@@ -1,8 +1,8 @@
 import { CHECKSUM_BLOCK_ROWS, ChainChecksum, chooseBuckets, foldPlanPage, nextUpdateTime, plannerDecision, planningRecord, START_PLAN, type PlanProgress } from '../../../processors/split/index.ts';
 import type { WidePartitionDetected } from '../../../schemas/index.ts';
 import type { WideRowRecord } from '../../../sinks/namespaces/index.ts';
-import { keySuccessor } from '../../../sinks/store/index.ts';
 import type { StageContext, StageOutcome } from './createSplitStageRunner.ts';
+import { pageOriginal } from './pageOriginal.ts';
 import { announceNextStage, micros, unhex, type SplitStageDeps } from './splitStageDeps.ts';
 
 export const PLAN_STAGE = 'plan';
@@ -44,12 +44,10 @@ export async function planPartition(event: WidePartitionDetected, d: SplitStageD
   let progress: PlanProgress = (decision.resume ? await ctx.op('reading the plan checkpoint', 'store', () => d.repository.getCheckpoint<PlanProgress>(PLAN_STAGE, record)) : undefined) ?? START_PLAN;
   log.info({ generation: record.generation, resumed_at_row: progress.checksum.rows }, decision.resume ? 'planner: resuming the scan from its checkpoint' : 'planner: scanning');
   const checksum = new ChainChecksum(progress.checksum);
-  const original = d.store.namespace(namespace);
   for (let pages = 1; ; pages++) {
-    const start = progress.lastKey === undefined ? {} : { start: keySuccessor(unhex(progress.lastKey)) };
-    const page = await ctx.op(`paging ${namespace}[${partitionId}]`, 'store', () => original.slice(partitionId, { limit: CHECKSUM_BLOCK_ROWS, ...start }));
+    const page = await pageOriginal(d, ctx, namespace, partitionId, progress.lastKey === undefined ? undefined : unhex(progress.lastKey), CHECKSUM_BLOCK_ROWS);
     progress = foldPlanPage(progress, page.cells, checksum).progress;
-    if (page.pageState === undefined) break;
+    if (page.exhausted) break;
     if (pages % CHECKPOINT_EVERY_PAGES === 0 && checksum.state() !== undefined) {
       const at = progress;
       await ctx.op('writing the plan checkpoint', 'store', () => d.repository.putCheckpoint(PLAN_STAGE, record, at, micros(ctx.clock.nowMs())));

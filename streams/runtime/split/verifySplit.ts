@@ -3,6 +3,7 @@ import type { SplitTask } from '../../../schemas/index.ts';
 import { bucketCount, splitBucketId, splitTargetOf, type SplitTarget, type WideRowRecord, type WideRowVerification } from '../../../sinks/namespaces/index.ts';
 import { compareBytes, keySuccessor, type Cell } from '../../../sinks/store/index.ts';
 import type { StageContext, StageOutcome } from './createSplitStageRunner.ts';
+import { pageOriginal } from './pageOriginal.ts';
 import { hex, micros, type SplitStageDeps } from './splitStageDeps.ts';
 
 const WALK_PAGE_ROWS = 1_000;
@@ -58,7 +59,7 @@ async function compareLayouts(record: WideRowRecord, d: SplitStageDeps, ctx: Sta
         return { cells: page.cells, exhausted: page.pageState === undefined };
       }),
     );
-  const originalSide = partitionCells(record.namespace, record.partitionId);
+  const originalSide = pagedCells((after) => pageOriginal(d, ctx, record.namespace, record.partitionId, after, WALK_PAGE_ROWS));
   // One cursor per bucket, merged here: each split row is read once (asking every bucket for a
   // whole page per merged page, as a serving read does, would read each row about n times).
   const splitSide = mergedCells(Array.from({ length: bucketCount(target.layout) }, (_, b) => partitionCells(target.splitNamespace, splitBucketId(record.partitionId, record.generation, b))));
