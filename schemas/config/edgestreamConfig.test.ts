@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultEdgestreamConfig, parseEdgestreamConfig } from './edgestreamConfig.ts';
+import { defaultEdgestreamConfig, parseEdgestreamConfig, splitMirrorBarrierMs } from './edgestreamConfig.ts';
 
 describe('parseEdgestreamConfig', () => {
   it('fills defaults', () => {
@@ -28,5 +28,19 @@ describe('parseEdgestreamConfig', () => {
     expect(() => cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, cascadeSettleMs: 1_500 })).toThrow(
       /runtime\.cascadeSettleMs: must be greater than 2 × runtime\.writeRetryBudgetMs \+ runtime\.tombstoneCacheTtlMs/,
     );
+  });
+
+  it('counts the time a write may still land after the retry budget (the server\'s write timeout and pauses) twice in the cascade settle rule', () => {
+    const cfg = (runtime: Record<string, number>) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime });
+    // 2 × (1000 + 2000 default margin) + 300 = 6300: the old rule (2 × budget + ttl = 2300) accepted 2500.
+    expect(() => cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, cascadeSettleMs: 2_500 })).toThrow(/runtime\.cascadeSettleMs: .*writeLandingMarginMs/);
+    expect(cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, cascadeSettleMs: 6_301 }).runtime.writeLandingMarginMs).toBe(2_000);
+    expect(() => cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, writeLandingMarginMs: 500, cascadeSettleMs: 3_300 })).toThrow(/runtime\.cascadeSettleMs/);
+    expect(cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, writeLandingMarginMs: 500, cascadeSettleMs: 3_301 }).runtime.cascadeSettleMs).toBe(3_301);
+  });
+
+  it('waits out the retry budget and the landing margin before the splitter copies', () => {
+    const c = parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime: { writeRetryBudgetMs: 1_000, writeLandingMarginMs: 3_000, cascadeSettleMs: 30_000 }, wide: { directoryRefreshMs: 500 } });
+    expect(splitMirrorBarrierMs(c)).toBe(2 * 500 + 1_000 + 3_000);
   });
 });
