@@ -23,10 +23,10 @@ describe('parseEdgestreamConfig', () => {
 
   it('requires the cascade settle time to cover twice the write-retry budget plus the tombstone cache ttl', () => {
     const cfg = (runtime: Record<string, number>) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime });
-    expect(cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, cascadeSettleMs: 2_500 }).runtime.tombstoneCacheTtlMs).toBe(300);
+    expect(cfg({ writeRetryBudgetMs: 1_000, writeLandingMarginMs: 0, tombstoneCacheTtlMs: 300, cascadeSettleMs: 2_500 }).runtime.tombstoneCacheTtlMs).toBe(300);
     // The old rule (budget + ttl) accepted this: the tombstone's own write may land a budget after its stamp.
-    expect(() => cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, cascadeSettleMs: 1_500 })).toThrow(
-      /runtime\.cascadeSettleMs: must be greater than 2 × runtime\.writeRetryBudgetMs \+ runtime\.tombstoneCacheTtlMs/,
+    expect(() => cfg({ writeRetryBudgetMs: 1_000, writeLandingMarginMs: 0, tombstoneCacheTtlMs: 300, cascadeSettleMs: 1_500 })).toThrow(
+      /runtime\.cascadeSettleMs: must be greater than 2 × \(runtime\.writeRetryBudgetMs \+ runtime\.writeLandingMarginMs\) \+ runtime\.tombstoneCacheTtlMs/,
     );
   });
 

@@ -51,8 +51,19 @@ const runtimeSchema = z.strictObject({
   partitionsConsumedConcurrently: z.int().min(1).max(64).default(6),
   /** tunable. Partition groups of one chunk written to Cassandra concurrently (the store's mutationConcurrency). */
   writeConcurrency: z.int().min(1).max(1024).default(128),
-  /** tunable. Total time the runtime retries a failing batch write before handing it to the repair topic. */
+  /**
+   * tunable. Total time the runtime retries a failing batch write before handing it to the
+   * repair topic. Every attempt's request timeout is clipped to what is left of it (one
+   * 100 ms attempt at least), so the runtime stops waiting for a write within the budget.
+   */
   writeRetryBudgetMs: z.int().min(0).default(10_000),
+  /**
+   * tunable. How long after the runtime gave up on a write it may still land: the cluster's
+   * `write_request_timeout` (2 s by default: a replica still applies a mutation that arrived
+   * before it gave up) plus an allowance for a process pause. The cascade settle rule and the
+   * split mirror barrier add it to the retry budget.
+   */
+  writeLandingMarginMs: z.int().min(0).default(2_000),
   /** tunable. Repair attempts before an event is parked in the DLQ. */
   repairMaxAttempts: z.int().min(1).max(100).default(8),
   /** tunable. First repair back-off; doubles per attempt. */
@@ -64,10 +75,10 @@ const runtimeSchema = z.strictObject({
    * tunable. How long a REMOVE_NODE cascade waits after its node tombstone was written before
    * paging the node's links, so that every ADD which read "no tombstone" has landed. The
    * tombstone's stamp precedes its own write by up to `writeRetryBudgetMs` (a later attempt
-   * is a repair, which stamps anew); an ADD may read "none" until `tombstoneCacheTtlMs` after
-   * that write lands and takes up to `writeRetryBudgetMs` itself (a slower ADD is in the
-   * repair topic, whose re-run reads the tombstone). Hence the rule
-   * `cascadeSettleMs > 2 × writeRetryBudgetMs + tombstoneCacheTtlMs`.
+   * is a repair, which stamps anew) plus `writeLandingMarginMs`; an ADD may read "none" until
+   * `tombstoneCacheTtlMs` after that write lands and lands within as long itself (a slower ADD
+   * is in the repair topic, whose re-run reads the tombstone). Hence the rule
+   * `cascadeSettleMs > 2 × (writeRetryBudgetMs + writeLandingMarginMs) + tombstoneCacheTtlMs`.
    */
   cascadeSettleMs: z.int().min(0).default(30_000),
   /**
@@ -86,10 +97,10 @@ const runtimeSchema = z.strictObject({
   sessionTimeoutMs: z.int().min(6_000).max(1_800_000).default(30_000),
   /** tunable. How often the degree recounter takes dirty marks: counts lag by up to this much; each round re-reads every dirty vertex's whole link partition (a celebrity's too), so shorter costs more. */
   recountIntervalMs: z.int().min(10).default(10_000),
-}).refine((r) => r.cascadeSettleMs > 2 * r.writeRetryBudgetMs + r.tombstoneCacheTtlMs, {
+}).refine((r) => r.cascadeSettleMs > 2 * (r.writeRetryBudgetMs + r.writeLandingMarginMs) + r.tombstoneCacheTtlMs, {
   path: ['cascadeSettleMs'],
   message:
-    'must be greater than 2 × runtime.writeRetryBudgetMs + runtime.tombstoneCacheTtlMs (the tombstone write and an ADD that read "no tombstone" before it was visible must both have landed before the cascade pages)',
+    'must be greater than 2 × (runtime.writeRetryBudgetMs + runtime.writeLandingMarginMs) + runtime.tombstoneCacheTtlMs (the tombstone write and an ADD that read "no tombstone" before it was visible must both have landed before the cascade pages)',
 });
 
 /** Read-side wide-partition detection and the plan → split → verify chain (docs/architecture.md §6). */
@@ -135,10 +146,12 @@ export const edgestreamConfigSchema = z.strictObject({
  * Bloom filter every `wide.directoryRefreshMs` and caches a record for as long,
  * so it sees a new plan within two refreshes; a write it started before that may be
  * retried for `runtime.writeRetryBudgetMs` (a later attempt goes through the
- * repair runner, which reloads too). The splitter copies only after it.
+ * repair runner, which reloads too) and land up to `runtime.writeLandingMarginMs`
+ * after the runtime gave up on it. The splitter copies only after it. A writer
+ * paused longer than the margin breaks the bound; the verifier then FAILS the split.
  */
 export function splitMirrorBarrierMs(config: EdgestreamConfig): number {
-  return 2 * config.wide.directoryRefreshMs + config.runtime.writeRetryBudgetMs + 1_000;
+  return 2 * config.wide.directoryRefreshMs + config.runtime.writeRetryBudgetMs + config.runtime.writeLandingMarginMs;
 }
 
 export type EdgestreamConfigInput = z.input<typeof edgestreamConfigSchema>;

@@ -16,6 +16,6 @@ export function decorateStore(inner: TwoLevelMapStore, overrides: Partial<Pick<T
     init: () => inner.init(),
     close: () => inner.close(),
     namespace: overrides.namespace ?? ((name) => inner.namespace(name)),
-    mutateMany: overrides.mutateMany ?? ((mutations) => inner.mutateMany(mutations)),
+    mutateMany: overrides.mutateMany ?? ((mutations, options) => inner.mutateMany(mutations, options)),
   };
 }

@@ -31,11 +31,11 @@ export function createSplitMirroringStore(inner: TwoLevelMapStore, opts: { direc
     return { extra, sourceOf };
   };
   return decorateStore(inner, {
-    async mutateMany(mutations) {
+    async mutateMany(mutations, options) {
       const { extra, sourceOf } = await mirrorsOf(mutations);
-      if (extra.length === 0) return inner.mutateMany(mutations);
+      if (extra.length === 0) return inner.mutateMany(mutations, options);
       try {
-        await inner.mutateMany([...mutations, ...extra]);
+        await inner.mutateMany([...mutations, ...extra], options);
       } catch (e) {
         // A failed mirror is a failure of the mutation it copies: the caller repairs that one.
         if (!isStoreError(e) || e.code !== 'partial_failure') throw e;

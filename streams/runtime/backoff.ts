@@ -1,6 +1,9 @@
 import type { Clock } from './Clock.ts';
 
 /** `initialMs · 2^(attempt-1)`, capped at `maxMs`; attempt 1 waits `initialMs`. */
+/** The shortest attempt a schedule allows (the Cassandra store's smallest request timeout). */
+export const MIN_ATTEMPT_MS = 100;
+
 export function backoffMs(attempt: number, initialMs: number, maxMs: number): number {
   if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError(`attempt must be an integer >= 1, got ${attempt}`);
   // 2^31 already exceeds any sane cap; clamping the exponent keeps the number finite.
@@ -17,6 +20,12 @@ export interface RetryPolicy {
 /** The back-offs of one step: `wait()` sleeps the next back-off, or returns false when it would overrun the budget. */
 export interface RetrySchedule {
   wait(): Promise<boolean>;
+  /**
+   * How long the next attempt may take so that it ends within the budget (at
+   * least MIN_ATTEMPT_MS, so a spent or zero budget still allows one short
+   * attempt): the store request timeout of that attempt.
+   */
+  attemptTimeoutMs(): number;
   /** Back-offs slept so far. */
   readonly attempts: number;
 }
@@ -38,6 +47,7 @@ export function startRetrySchedule(
     get attempts() {
       return attempts;
     },
+    attemptTimeoutMs: () => Math.max(MIN_ATTEMPT_MS, deadline - clock.nowMs()),
     async wait() {
       const delay = backoffMs(attempts + 1, policy.initialBackoffMs, policy.maxBackoffMs);
       if (clock.nowMs() + delay > deadline) return false;
