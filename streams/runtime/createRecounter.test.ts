@@ -41,7 +41,7 @@ function setup() {
 }
 
 describe('createRecounter', () => {
-  it('recounts every marked target, writes the count at t0 and deletes the marks at t0-1', async () => {
+  it('recounts every marked target, writes the count at t0 and deletes the marks', async () => {
     const s = setup();
     await s.link('a', 'x', true);
     await s.link('a', 'y', true);
@@ -57,14 +57,67 @@ describe('createRecounter', () => {
     expect([...(await s.marks('s0')), ...(await s.marks('s1'))]).toEqual([]);
   });
 
-  it('keeps a mark stamped at or after t0 (a change the count may have missed) for the next round', async () => {
+  it('deletes each mark at the write time it was read with: a mark rewritten during the round survives, a future-stamped one does not linger', async () => {
     const s = setup();
     const t0 = s.clock.nowMicros();
-    await s.mark('s0', 'a', t0 - 10n); // before the round
-    await s.mark('s0', 'b', t0); // stamped as the round starts
-    await s.mark('s0', 'c', t0 + 10n); // stamped during the round
+    await s.mark('s0', 'a', t0 - 10n);
+    await s.mark('s0', 'b', t0 + 600_000_000n); // stamped by a writer whose clock is 10 minutes ahead
+    await s.mark('s0', 'c', t0 - 10n);
+    // While `c` is being counted, a writer (any clock ahead of the first stamp) marks it again.
+    const racing: TwoLevelMapStore = {
+      ...s.store,
+      namespace: (name) => {
+        const ns = s.store.namespace(name);
+        if (name !== 'r_links') return ns;
+        return { ...ns, slice: async (id, q) => ((id === 'c' ? await s.mark('s0', 'c', t0 - 5n) : undefined, ns.slice(id, q))) };
+      },
+    };
+    await createRecounter({ store: racing, logic, logger: silentLogger, clock: s.clock }).runOnce();
+    expect(await s.marks('s0')).toEqual(['c']);
+  });
+
+  it('writes a count after the one it replaces, even when this instance\'s clock is behind that count\'s stamp', async () => {
+    const s = setup();
+    await s.link('a', 'x', true);
+    await s.mark('s0', 'a', 1n);
+    const ahead = createTestClock({ startMs: s.clock.nowMs() + 600_000 });
+    await createRecounter({ store: s.store, logic, logger: silentLogger, clock: ahead }).runOnce();
+    expect(await s.count('a')).toEqual({ n: 1n, at: ahead.nowMicros() });
+    await s.link('a', 'y', true);
+    await s.mark('s0', 'a', 2n);
     await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock }).runOnce();
+    expect(await s.count('a')).toEqual({ n: 2n, at: ahead.nowMicros() + 1n });
+  });
+
+  it('counts a target once for all its marks', async () => {
+    const s = setup();
+    await s.link('a', 'x', true);
+    await s.mark('s0', 'a', 1n);
+    await s.mark('s1', 'a', 1n);
+    const round = await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock }).runOnce();
+    expect(round).toMatchObject({ marks: 2, recounted: 1, failed: 0 });
+    expect([...(await s.marks('s0')), ...(await s.marks('s1'))]).toEqual([]);
+  });
+
+  it('starts each round at the next mark partition, so a backlog in the first cannot starve the others', async () => {
+    const s = setup();
+    for (const v of ['a', 'b', 'c']) await s.mark('s0', v, 1n);
+    await s.mark('s1', 'z', 1n);
+    const recounter = createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock, marksPerRound: 1 });
+    await recounter.runOnce();
+    await recounter.runOnce();
     expect(await s.marks('s0')).toEqual(['b', 'c']);
+    expect(await s.marks('s1')).toEqual([]);
+  });
+
+  it('recounts only the mark partitions its owner assigns to it', async () => {
+    const s = setup();
+    await s.mark('s0', 'a', 1n);
+    await s.mark('s1', 'b', 1n);
+    const round = await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock, owner: { owns: (p) => p === 's1' } }).runOnce();
+    expect(round).toMatchObject({ marks: 1, recounted: 1 });
+    expect(await s.marks('s0')).toEqual(['a']);
+    expect(await s.marks('s1')).toEqual([]);
   });
 
   it('pages through a large partition', async () => {
