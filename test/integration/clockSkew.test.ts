@@ -3,16 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupLag } from '../../cli/commands/lag.ts';
 import { degreeRecountLogic } from '../../processors/index.ts';
 import type { SplitTask } from '../../schemas/index.ts';
-import { decodeDegreeCount, encodeDegreesKey, splittableNamespaces, type WideRowRecord } from '../../sinks/namespaces/index.ts';
+import { decodeDegreeCount, degreeDirtyShard, degreeDirtyShards, encodeDegreesKey, splittableNamespaces, type WideRowRecord } from '../../sinks/namespaces/index.ts';
 import { createSplitLayoutReader, createWideRowRepository, type WideRowRepository } from '../../sinks/wide/index.ts';
 import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
-import { createRecounter, type Clock, type Recounter } from '../../streams/runtime/index.ts';
+import { createRecounter, createShardOwnership, type Clock, type Recounter, type ShardOwnership } from '../../streams/runtime/index.ts';
 import { copyPartition } from '../../streams/runtime/split/copyPartition.ts';
 import type { StageContext } from '../../streams/runtime/split/createSplitStageRunner.ts';
 import { planPartition } from '../../streams/runtime/split/planPartition.ts';
 import type { SplitStageDeps } from '../../streams/runtime/split/splitStageDeps.ts';
 import { verifySplit } from '../../streams/runtime/split/verifySplit.ts';
-import { createEdgePipeline, edgePipelineGroups, type EdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
+import { createEdgePipeline, edgePipelineGroups, recounterGroup, type EdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
 import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEnv.ts';
 
 // Issue 11.7 on the real stack: processes whose wall clocks disagree by minutes. Each
@@ -92,6 +92,41 @@ describe('clock skew between processes (real Kafka and Cassandra)', () => {
     await waitFor('the slow recounter alone to reach 12', async () => (await inDegree('celeb')) === 12n, 15_000);
     await slow.stop();
     expect(await inDegree('celeb')).toBe(12n);
+  });
+
+  it('recounter instances divide the degree_dirty shards by group assignment, and the survivor takes them all', async () => {
+    const ownership = () =>
+      createShardOwnership({ kafka: env.kafka, groupId: `${recounterGroup(env.config)}-own`, topic: env.topics.input, markPartitions: degreeDirtyShards(), logger: env.logger, sessionTimeoutMs: 8_000 });
+    const [a, b] = [ownership(), ownership()];
+    const owned = (o: ShardOwnership) => degreeDirtyShards().filter((s) => o.owns(s));
+    try {
+      await Promise.all([a.start(), b.start()]);
+      await waitFor('both instances to own shards', async () => owned(a).length > 0 && owned(b).length > 0);
+      expect(owned(a).filter((s) => b.owns(s))).toEqual([]);
+      expect(owned(a).length + owned(b).length).toBe(degreeDirtyShards().length);
+      await b.stop();
+      await waitFor('the survivor to own every shard', async () => owned(a).length === degreeDirtyShards().length);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it('two pipeline recounters 20 minutes apart share the shards and converge to every exact degree', async () => {
+    const recounting = [+10 * MINUTE, -10 * MINUTE].map((offset) =>
+      createEdgePipeline({ kafka: env.kafka, serde: env.serde, store: env.store, config: env.config, logger: env.logger, stages: ['recount'], clock: skewedClock(offset) }),
+    );
+    const celebs = Array.from({ length: 8 }, (_, i) => `star${i}`);
+    expect(new Set(celebs.map(degreeDirtyShard)).size).toBeGreaterThan(1);
+    try {
+      await Promise.all(recounting.map((p) => p.start()));
+      for (let wave = 1; wave <= 3; wave++) {
+        await Promise.all(celebs.map((c, i) => follow(Array.from({ length: i + wave }, (_, j) => `fan${wave}-${j}`), c)));
+        const expected = (i: number) => BigInt(Array.from({ length: wave }, (_, w) => i + w + 1).reduce((a, b) => a + b, 0));
+        await waitFor(`wave ${wave}: every degree exact`, async () => (await Promise.all(celebs.map(inDegree))).every((d, i) => d === expected(i)), 20_000);
+      }
+    } finally {
+      await Promise.all(recounting.map((p) => p.stop()));
+    }
   });
 
   it('a zombie splitter with a fast clock cannot regress a COMPLETED split status', async () => {
