@@ -35,6 +35,7 @@ export {
   encodeWideRowRecord,
   layoutOf,
   splitTargetOf,
+  versionOf,
   MIRRORED_STATUSES,
   WIDE_ROW_STATUSES,
   type WideRowRecord,

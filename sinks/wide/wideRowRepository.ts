@@ -6,6 +6,7 @@ import {
   encodeWideRowRecord,
   WIDE_ROW_CHECKPOINTS_NAMESPACE,
   WIDE_ROWS_NAMESPACE,
+  versionOf,
   type WideRowRecord,
 } from '../namespaces/index.ts';
 import type { TwoLevelMapStore } from '../store/index.ts';
@@ -13,7 +14,7 @@ import type { TwoLevelMapStore } from '../store/index.ts';
 /** Reads and writes of the split metadata (`wide_rows`) and the stages' checkpoints. */
 export interface WideRowRepository {
   get(namespace: string, partitionId: string): Promise<WideRowRecord | undefined>;
-  /** Writes a record at its `updatedAt` (µs): the newest version wins. */
+  /** Writes a record at its `version` (see processors/split `nextStamps`; `updatedAt` if it has none): the newest version wins. */
   put(record: WideRowRecord): Promise<void>;
   /** Every record of a namespace (wide_rows partitions hold one cell per wide partition: few). */
   list(namespace: string): Promise<WideRowRecord[]>;
@@ -31,7 +32,7 @@ export function createWideRowRepository(store: TwoLevelMapStore): WideRowReposit
       const cell = await rows().get(namespace, encodeWideRowKey(partitionId));
       return cell === undefined ? undefined : decodeWideRowRecord(cell.value);
     },
-    put: (record) => rows().put(record.namespace, encodeWideRowKey(record.partitionId), encodeWideRowRecord(record), BigInt(record.updatedAt)),
+    put: (record) => rows().put(record.namespace, encodeWideRowKey(record.partitionId), encodeWideRowRecord(record), BigInt(versionOf(record))),
     async list(namespace) {
       const out: WideRowRecord[] = [];
       let pageState: string | undefined;
