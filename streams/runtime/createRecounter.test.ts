@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../sinks/memory/index.ts';
-import { StoreError, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { decorateStore, StoreError, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { createRecounter, type RecountLogic } from './createRecounter.ts';
 import { silentLogger } from './testing/silentLogger.ts';
 import { createTestClock } from './testing/testClock.ts';
@@ -163,3 +164,50 @@ describe('createRecounter', () => {
     await stopped;
   });
 });
+
+describe('createRecounter under clock skew (property)', () => {
+  /** Marks name `vertex#write`: one cell per mark write, as degree_dirty keys are (type ␀ dir ␀ vertex ␀ peer ␀ mutation id). */
+  const perWrite: RecountLogic = { ...logic, target: (key) => logic.target(utf8(new TextDecoder().decode(key).split('#')[0] as string)) };
+  /** Every store call of a recounter completes when fast-check's scheduler says so: any interleaving with the writers and the other instance. */
+  const scheduled = (store: TwoLevelMapStore, s: fc.Scheduler): TwoLevelMapStore =>
+    decorateStore(store, {
+      mutateMany: s.scheduleFunction((ms: Parameters<TwoLevelMapStore['mutateMany']>[0]) => store.mutateMany(ms)),
+      namespace: (name) => {
+        const ns = store.namespace(name);
+        return { ...ns, get: s.scheduleFunction((id: string, key: Uint8Array) => ns.get(id, key)), slice: s.scheduleFunction((id: string, q: Parameters<typeof ns.slice>[1]) => ns.slice(id, q)) };
+      },
+    });
+  const MINUTE_US = 60_000_000n;
+  const change = fc.record({ vertex: fc.constantFrom('a', 'b'), peer: fc.constantFrom('p', 'q', 'r'), active: fc.boolean(), writerSkewMinutes: fc.integer({ min: -10, max: 10 }) });
+
+  it('two instances whose clocks differ by minutes converge to the exact counts, whatever the interleaving and the writers\' clocks', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.array(change, { minLength: 1, maxLength: 12 }), fc.tuple(fc.integer({ min: -20, max: 20 }), fc.integer({ min: -20, max: 20 })), async (sch, changes, offsets) => {
+        const st = setup();
+        const clocks = offsets.map((m) => createTestClock({ startMs: st.clock.nowMs() + m * 60_000 }));
+        const instances = clocks.map((clock) => createRecounter({ store: scheduled(st.store, sch), logic: perWrite, logger: silentLogger, clock }));
+        const truth = new Map<string, Map<string, boolean>>();
+        const writers = (async () => {
+          for (const [i, c] of changes.entries()) {
+            await sch.schedule(Promise.resolve());
+            // The link at its event time (i + 1), then, once it landed, its mark at the writer's skewed clock.
+            await st.store.mutateMany([{ namespace: 'r_links', id: c.vertex, writeTime: BigInt(i + 1), deletions: [], additions: [{ key: utf8(c.peer), value: Uint8Array.of(c.active ? 1 : 2) }] }]);
+            truth.set(c.vertex, (truth.get(c.vertex) ?? new Map()).set(c.peer, c.active));
+            await st.mark('s0', `${c.vertex}#${i}`, st.clock.nowMicros() + BigInt(c.writerSkewMinutes) * MINUTE_US + BigInt(i));
+          }
+        })();
+        const rounds = instances.map(async (r) => {
+          for (let n = 0; n < 3; n++) await r.runOnce();
+        });
+        await sch.waitFor(Promise.all([writers, ...rounds]));
+        // Quiet stream: the same two instances (unscheduled now) run until no mark is left.
+        const quiet = clocks.map((clock) => createRecounter({ store: st.store, logic: perWrite, logger: silentLogger, clock }));
+        for (let n = 0; n < 2; n++) for (const r of quiet) await r.runOnce();
+        expect(await st.marks('s0')).toEqual([]);
+        for (const [vertex, peers] of truth) expect((await st.count(vertex))?.n).toBe(BigInt([...peers.values()].filter(Boolean).length));
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
