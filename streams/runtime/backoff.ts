@@ -15,15 +15,21 @@ export interface RetryPolicy {
   readonly budgetMs: number;
   readonly initialBackoffMs: number;
   readonly maxBackoffMs: number;
+  /**
+   * The shortest wait an attempt gets even when the budget is (nearly) spent
+   * (at least MIN_ATTEMPT_MS): the landing margin, since a write abandoned
+   * sooner may still be applied by the server until then. So the runtime stops
+   * waiting for a write within `budgetMs + minAttemptMs` of the first attempt.
+   */
+  readonly minAttemptMs?: number;
 }
 
 /** The back-offs of one step: `wait()` sleeps the next back-off, or returns false when it would overrun the budget. */
 export interface RetrySchedule {
   wait(): Promise<boolean>;
   /**
-   * How long the next attempt may take so that it ends within the budget (at
-   * least MIN_ATTEMPT_MS, so a spent or zero budget still allows one short
-   * attempt): the store request timeout of that attempt.
+   * How long the next attempt may take: what is left of the budget, but at
+   * least the policy's `minAttemptMs`. The store request timeout of that attempt.
    */
   attemptTimeoutMs(): number;
   /** Back-offs slept so far. */
@@ -47,7 +53,7 @@ export function startRetrySchedule(
     get attempts() {
       return attempts;
     },
-    attemptTimeoutMs: () => Math.max(MIN_ATTEMPT_MS, deadline - clock.nowMs()),
+    attemptTimeoutMs: () => Math.max(MIN_ATTEMPT_MS, policy.minAttemptMs ?? 0, deadline - clock.nowMs()),
     async wait() {
       const delay = backoffMs(attempts + 1, policy.initialBackoffMs, policy.maxBackoffMs);
       if (clock.nowMs() + delay > deadline) return false;

@@ -89,14 +89,22 @@ describe('executeWrites within its retry budget', () => {
     return { store, timeouts };
   }
 
-  it.each([0, 700, 1_000, 10_000])('gives up on a write that never answers by the end of a %i ms budget, however long the request timeout', async (budgetMs) => {
+  it.each([
+    [0, 0],
+    [700, 0],
+    [1_000, 0],
+    [10_000, 0],
+    [1_000, 2_000],
+    [10_000, 2_000],
+  ])('gives up on a write that never answers within a %i ms budget plus a %i ms landing margin, however long the request timeout', async (budgetMs, minAttemptMs) => {
     const clock = createTestClock();
     const { store, timeouts } = hangingStore(clock);
     const start = clock.nowMs();
-    const failures = await executeWrites(store, [put('t_out', 'a', 1)], [0], startRetrySchedule({ budgetMs, initialBackoffMs: 100, maxBackoffMs: 400 }, clock));
+    const failures = await executeWrites(store, [put('t_out', 'a', 1)], [0], startRetrySchedule({ budgetMs, initialBackoffMs: 100, maxBackoffMs: 400, minAttemptMs }, clock));
     expect(failures.get(0)).toMatchObject({ decision: 'repair', error: { code: 'timeout' } });
-    // The last attempt is clipped to what is left of the budget (one 100 ms attempt at least).
-    expect(clock.nowMs() - start).toBeLessThanOrEqual(Math.max(budgetMs, 100));
-    expect(timeouts.every((t) => t !== undefined && t <= Math.max(budgetMs, 100))).toBe(true);
+    // Each attempt waits what is left of the budget, but at least the margin (a write abandoned sooner may still land) and 100 ms.
+    const floor = Math.max(minAttemptMs, 100);
+    expect(clock.nowMs() - start).toBeLessThanOrEqual(budgetMs + floor);
+    expect(timeouts.every((t) => t !== undefined && t <= Math.max(budgetMs, floor))).toBe(true);
   });
 });
