@@ -53,8 +53,9 @@ const runtimeSchema = z.strictObject({
   writeConcurrency: z.int().min(1).max(1024).default(128),
   /**
    * tunable. Total time the runtime retries a failing batch write before handing it to the
-   * repair topic. Every attempt's request timeout is clipped to what is left of it (one
-   * 100 ms attempt at least), so the runtime stops waiting for a write within the budget.
+   * repair topic. Every attempt's request timeout is clipped to what is left of it, but
+   * never below `writeLandingMarginMs` (a write abandoned sooner may still land), so the
+   * runtime stops waiting for a write within budget + margin.
    */
   writeRetryBudgetMs: z.int().min(0).default(10_000),
   /**
