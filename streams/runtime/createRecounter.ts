@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Cell, TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { bytesEqual, StoreError, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { mapBounded } from '../../sinks/store/mapBounded.ts';
 import { classifyFailure } from './classifyFailure.ts';
 import { systemClock, type Clock } from './Clock.ts';
@@ -78,7 +78,7 @@ export interface Recounter {
  *   newer write time, and survives for the next round;
  * - a count is written at max(t0, the replaced count's write time + 1), so a
  *   recount always supersedes the one before it, whichever instance (and
- *   clock) wrote that.
+ *   clock) wrote that, and is then checked against a second count (`recount`).
  * Each round starts at the next owned mark partition, so a backlog in one
  * cannot starve the others. A failed recount keeps its marks. Exact once the
  * stream is quiet.
@@ -185,10 +185,34 @@ function byTarget(marks: readonly Mark[]): TargetMarks[] {
   return [...groups.values()];
 }
 
+/** Rounds of write-and-verify before a recount gives up for this round (its marks are kept). */
+const SETTLE_ATTEMPTS = 5;
+
+/**
+ * Counts `target` and writes the count after the one it replaces, then
+ * settles races with other instances counting the same target (a rebalance
+ * hands a shard over while the old owner's round is in flight): it reads the
+ * count cell back and counts again, and rewrites until the two agree. So when
+ * it returns, the cell held a count that matched a read of the source made
+ * after the marks were taken, and any write that lands later is checked the
+ * same way by its own writer.
+ */
 async function recount(store: TwoLevelMapStore, logic: RecountLogic, target: RecountTarget, pageSize: number, t0: bigint): Promise<void> {
   const { namespace, id, key } = target.result;
-  // Read before the count: the next count (this or another instance) reads ours and writes after it.
-  const previous = await store.namespace(namespace).get(id, key);
+  const counts = store.namespace(namespace);
+  let previous = await counts.get(id, key);
+  let count = await countSource(store, logic, target, pageSize);
+  for (let attempt = 1; attempt <= SETTLE_ATTEMPTS; attempt++) {
+    const writeTime = previous === undefined || previous.writeTime < t0 ? t0 : previous.writeTime + 1n;
+    await store.mutateMany([{ namespace, id, writeTime, deletions: [], additions: [{ key, value: logic.encodeCount(count) }] }]);
+    previous = await counts.get(id, key);
+    count = await countSource(store, logic, target, pageSize);
+    if (previous !== undefined && bytesEqual(previous.value, logic.encodeCount(count))) return;
+  }
+  throw new StoreError('timeout', `recount of ${target.source.namespace}[${target.source.id}] did not settle after ${SETTLE_ATTEMPTS} writes; its marks are kept`);
+}
+
+async function countSource(store: TwoLevelMapStore, logic: RecountLogic, target: RecountTarget, pageSize: number): Promise<bigint> {
   const ns = store.namespace(target.source.namespace);
   let count = 0n;
   let pageState: string | undefined;
@@ -197,8 +221,7 @@ async function recount(store: TwoLevelMapStore, logic: RecountLogic, target: Rec
     for (const cell of page.cells) if (logic.counts(cell)) count++;
     pageState = page.pageState;
   } while (pageState !== undefined);
-  const writeTime = previous === undefined || previous.writeTime < t0 ? t0 : previous.writeTime + 1n;
-  await store.mutateMany([{ namespace, id, writeTime, deletions: [], additions: [{ key, value: logic.encodeCount(count) }] }]);
+  return count;
 }
 
 /** Deletes each mark at the write time it was read with (one mutation per mark: write times differ). */
