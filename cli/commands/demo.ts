@@ -107,7 +107,7 @@ function demoConfig(base: EdgestreamConfig, run: string): EdgestreamConfig {
     edgeTypes: base.edgeTypes.some((t) => t.name === 'follows') ? base.edgeTypes : [...base.edgeTypes, { name: 'follows' }],
     topics: { ...base.topics, prefix: `edgestream.demo${run}.`, partitions: 3 },
     cassandra: { ...base.cassandra, keyspace: `edgestream_demo_${run}` },
-    runtime: { ...base.runtime, writeRetryBudgetMs: 2_000, cascadeSettleMs: 10_000 },
+    runtime: { ...base.runtime, writeRetryBudgetMs: 2_000, cascadeSettleMs: 14_000 },
     // Small figures so a laptop-sized celebrity is "wide" and the chain's barrier is short.
     wide: { ...base.wide, thresholdRows: 20_000, targetBucketBytes: 256 << 10, directoryRefreshMs: 1_000, verifySettleMs: 2_000 },
   }, 'demo config');

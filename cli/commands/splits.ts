@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { nextUpdateTime } from '../../processors/split/index.ts';
+import { nextStamps } from '../../processors/split/index.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { splittableNamespaces, type WideRowRecord } from '../../sinks/namespaces/index.ts';
 import type { WideRowRepository } from '../../sinks/wide/index.ts';
@@ -60,7 +60,7 @@ export async function splitCommand(
       return;
     }
     const now = Date.now() * 1_000;
-    await deps.repository.put({ ...record, status: 'FAILED', failure: 're-run forced by an operator', updatedAt: nextUpdateTime(record, now) });
+    await deps.repository.put({ ...record, status: 'FAILED', failure: 're-run forced by an operator', ...nextStamps(record, now) });
   }
   const nowMicros = BigInt(Date.now()) * 1_000n;
   const published = await deps.publisher.publish({ namespace, partition_id: partitionId, bytes_read: 0n, rows_read: 0n, rows_returned: 0n, detected_at: nowMicros, immutable: false, window_ms: 0n });

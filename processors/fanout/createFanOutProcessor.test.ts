@@ -50,9 +50,10 @@ function run(e: EdgeMutation, existing: Existing = {}): ProcessorOutput {
   return fanOut.process(e, readResultsFrom(fanOut.reads(e), lookup), ctx);
 }
 
-const marks = (type: string, src: string, dst: string): string[] => {
-  const out = `${type}/out/${src}`;
-  const into = `${type}/in/${dst}`;
+/** The two marks of a link op, each naming its writer (the peer and the event's mutation id). */
+const marks = (type: string, src: string, dst: string, mutationId = 'm1'): string[] => {
+  const out = `${type}/out/${src} by ${dst}/${mutationId}`;
+  const into = `${type}/in/${dst} by ${src}/${mutationId}`;
   const [s, d] = [degreeDirtyShard(src), degreeDirtyShard(dst)];
   return s === d
     ? [`degree_dirty[${s}] @runtime put ${out} = ''`, `degree_dirty[${s}] @runtime put ${into} = ''`]
@@ -105,7 +106,7 @@ describe('fan-out: event → exact writes', () => {
       event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }),
       {},
       ['follows_out[alice] @100 put bob = REMOVED@100 m2', 'follows_in[bob] @100 put alice = REMOVED@100 m2'],
-      marks('follows', 'alice', 'bob'),
+      marks('follows', 'alice', 'bob', 'm2'),
     ],
     [
       'REMOVE_EDGE after a known ADD deletes the superseded recent entries',
@@ -117,21 +118,21 @@ describe('fan-out: event → exact writes', () => {
         'follows_out_recent[alice] @100 del (90,bob)',
         'follows_in_recent[bob] @100 del (90,alice)',
       ],
-      marks('follows', 'alice', 'bob'),
+      marks('follows', 'alice', 'bob', 'm2'),
     ],
     [
       'REMOVE_EDGE older than the known ADD leaves its recent entries alone',
       event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }),
       { forward: { state: 'ACTIVE', time: 120n, mutationId: 'm0' } },
       ['follows_out[alice] @100 put bob = REMOVED@100 m2', 'follows_in[bob] @100 put alice = REMOVED@100 m2'],
-      marks('follows', 'alice', 'bob'),
+      marks('follows', 'alice', 'bob', 'm2'),
     ],
     [
       'REMOVE_EDGE of a link already REMOVED deletes no recent entries',
       event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }),
       { forward: { state: 'REMOVED', time: 90n, mutationId: 'm0' } },
       ['follows_out[alice] @100 put bob = REMOVED@100 m2', 'follows_in[bob] @100 put alice = REMOVED@100 m2'],
-      marks('follows', 'alice', 'bob'),
+      marks('follows', 'alice', 'bob', 'm2'),
     ],
     [
       "an ADD older than the dst's node tombstone becomes a removal at the tombstone time, with the removal's id, and clears the bag",
@@ -180,7 +181,7 @@ describe('fan-out: event → exact writes', () => {
         'follows_in_recent[bob] @150 del (120,alice)',
         'follows_props[alice␀bob] @150 clear fwd',
       ],
-      marks('follows', 'alice', 'bob'),
+      marks('follows', 'alice', 'bob', 'm2'),
     ],
     [
       'a REMOVE_EDGE at the node tombstone time keeps whichever REMOVED value has the greater mutation id',
@@ -191,7 +192,7 @@ describe('fan-out: event → exact writes', () => {
         'follows_in[bob] @100 put alice = REMOVED@100 z-remove',
         'follows_props[alice␀bob] @100 clear fwd',
       ],
-      marks('follows', 'alice', 'bob'),
+      marks('follows', 'alice', 'bob', 'z-remove'),
     ],
     [
       'with both endpoints removed the newer removal wins the link, and both clear the bag',

@@ -4,7 +4,7 @@ export { chooseBuckets, foldPlanPage, MAX_SAMPLES, START_PLAN, type BucketChoice
 export { copyWrites } from './copyWrites.ts';
 export { compareCells, type KeyVerdict } from './compareCells.ts';
 export {
-  nextUpdateTime,
+  nextStamps,
   plannerDecision,
   planningRecord,
   splitterDecision,

@@ -1,4 +1,4 @@
-import { splitNamespace, type SplitStrategy, type WideRowRecord } from '../../sinks/namespaces/index.ts';
+import { splitNamespace, versionOf, type SplitStrategy, type WideRowRecord } from '../../sinks/namespaces/index.ts';
 
 /**
  * What each stage of the chain does with a task, given the partition's
@@ -62,9 +62,16 @@ function staleness(record: WideRowRecord | undefined, task: StageTask): string |
   return undefined;
 }
 
-/** A write time for the next version of a record: now, but always after the version it replaces. */
-export function nextUpdateTime(record: WideRowRecord | undefined, nowMicros: number): number {
-  return record === undefined ? nowMicros : Math.max(nowMicros, record.updatedAt + 1);
+/**
+ * The stamps of the record that replaces `record`: `version` (its write time)
+ * is the replaced version + 1 and never reads a clock, so a stage that acts
+ * on a stale read (a zombie, whatever its clock) writes at or below the
+ * version of every record the chain wrote since, and loses; `updatedAt` is
+ * the wall clock, for people. The first record is version 1. A record
+ * written before versions existed continues from its write time, `updatedAt`.
+ */
+export function nextStamps(record: WideRowRecord | undefined, nowMicros: number): { readonly version: number; readonly updatedAt: number } {
+  return { version: record === undefined ? 1 : versionOf(record) + 1, updatedAt: nowMicros };
 }
 
 /** The record the planner writes before it scans: PLANNING, nothing mirrored yet. */
@@ -87,6 +94,6 @@ export function planningRecord(
     bytes: 0,
     checksum: '',
     ...(at.detected ? { detected: at.detected } : {}),
-    updatedAt: nextUpdateTime(previous, nowMicros),
+    ...nextStamps(previous, nowMicros),
   };
 }

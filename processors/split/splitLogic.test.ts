@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bucketOfKey, type WideRowRecord } from '../../sinks/namespaces/index.ts';
+import { bucketOfKey, versionOf, type WideRowRecord } from '../../sinks/namespaces/index.ts';
 import { compareBytes, type Cell } from '../../sinks/store/index.ts';
 import { ChainChecksum } from './chainChecksum.ts';
 import { compareCells } from './compareCells.ts';
 import { chooseBuckets, foldPlanPage, MAX_SAMPLES, START_PLAN } from './planProgress.ts';
-import { plannerDecision, splitterDecision, verifierDecision } from './splitLifecycle.ts';
+import { nextStamps, plannerDecision, splitterDecision, verifierDecision } from './splitLifecycle.ts';
 
 const cell = (key: number[], value: number[] = [1], writeTime = 1n): Cell => ({ key: Uint8Array.from(key), value: Uint8Array.from(value), writeTime });
 const sortedKeys = fc.uniqueArray(fc.uint8Array({ minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3_000, selector: (k) => Buffer.from(k).toString('hex') }).map((ks) => ks.sort(compareBytes));
@@ -92,3 +92,29 @@ describe('stage decisions', () => {
     expect(verifierDecision(record('COMPLETED'), { generation: 1 }).kind).toBe('skip');
   });
 });
+
+describe('record stamps', () => {
+  const base: WideRowRecord = {
+    namespace: 'follows_in', partitionId: 'c', status: 'PLANNED', generation: 1, attempts: 1, splitNamespace: 'follows_in_split', strategy: 'hash',
+    buckets: 4, boundaries: [], rows: 1, bytes: 1, checksum: 'x', updatedAt: 5,
+  };
+  it('the version is the replaced one + 1 (1 for the first record), whatever the clock; a record without one continues from updatedAt', () => {
+    expect(nextStamps(undefined, 9e15)).toEqual({ version: 1, updatedAt: 9e15 });
+    expect(nextStamps({ ...base, version: 7 }, 1)).toEqual({ version: 8, updatedAt: 1 });
+    expect(nextStamps(base, 0)).toEqual({ version: 6, updatedAt: 0 });
+  });
+
+  it('a stage acting on a stale read never writes above the chain that moved on, whatever its clock', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 1, max: 10 }), fc.array(fc.integer({ min: 0, max: 2 ** 50 }), { minLength: 21, maxLength: 21 }), (readAt, ahead, clocks) => {
+        // The live chain: records written one after the other, each from the one before, at random clocks.
+        const chain: WideRowRecord[] = [{ ...base, ...nextStamps(undefined, clocks[0] as number) }];
+        for (let i = 1; i <= readAt + ahead; i++) chain.push({ ...(chain[i - 1] as WideRowRecord), ...nextStamps(chain[i - 1], clocks[i] as number) });
+        // A zombie read chain[readAt] and writes its successor with a clock far ahead.
+        const zombie = nextStamps(chain[readAt], 2 ** 52);
+        expect(zombie.version).toBeLessThanOrEqual(versionOf(chain.at(-1) as WideRowRecord));
+      }),
+    );
+  });
+});
+

@@ -39,10 +39,10 @@ describe('parseEdgestreamConfig', () => {
 
   it('requires the cascade settle time to cover twice the write-retry budget plus the tombstone cache ttl', () => {
     const cfg = (runtime: Record<string, number>) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime });
-    expect(cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, cascadeSettleMs: 2_500 }).runtime.tombstoneCacheTtlMs).toBe(300);
+    expect(cfg({ writeRetryBudgetMs: 1_000, writeLandingMarginMs: 0, tombstoneCacheTtlMs: 300, cascadeSettleMs: 2_500 }).runtime.tombstoneCacheTtlMs).toBe(300);
     // The old rule (budget + ttl) accepted this: the tombstone's own write may land a budget after its stamp.
-    expect(() => cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, cascadeSettleMs: 1_500 })).toThrow(
-      /runtime\.cascadeSettleMs: must be greater than 2 × runtime\.writeRetryBudgetMs \+ runtime\.tombstoneCacheTtlMs/,
+    expect(() => cfg({ writeRetryBudgetMs: 1_000, writeLandingMarginMs: 0, tombstoneCacheTtlMs: 300, cascadeSettleMs: 1_500 })).toThrow(
+      /runtime\.cascadeSettleMs: must be greater than 2 × \(runtime\.writeRetryBudgetMs \+ runtime\.writeLandingMarginMs\) \+ runtime\.tombstoneCacheTtlMs/,
     );
   });
 
@@ -68,7 +68,7 @@ describe('parseEdgestreamConfig', () => {
     expect(() => wide({ directoryMaxStaleRefreshes: 2.5 })).toThrow(/wide\.directoryMaxStaleRefreshes/);
     const c = wide({ directoryRefreshMs: 1_000, directoryMaxStaleRefreshes: 4 });
     expect(directoryMaxStaleMs(c)).toBe(4_000);
-    expect(splitMirrorBarrierMs(c)).toBe(4_000 + c.runtime.writeRetryBudgetMs + 1_000);
+    expect(splitMirrorBarrierMs(c)).toBe(4_000 + c.runtime.writeRetryBudgetMs + c.runtime.writeLandingMarginMs);
   });
 
   it('validates the server section, naming the field', () => {
@@ -96,6 +96,20 @@ describe('parseEdgestreamConfig', () => {
     expect(() => cfg({ maxCursorBytes: 10 })).toThrow(/reads\.maxCursorBytes: /);
     expect(() => cfg({ traversal: { perHopCap: 100_001 } })).toThrow(/reads\.traversal\.perHopCap: /);
     expect(cfg({ maxRows: 5 }).reads.maxRows).toBe(5);
+  });
+
+  it('counts the time a write may still land after the retry budget (the server\'s write timeout and pauses) twice in the cascade settle rule', () => {
+    const cfg = (runtime: Record<string, number>) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime });
+    // 2 × (1000 + 2000 default margin) + 300 = 6300: the old rule (2 × budget + ttl = 2300) accepted 2500.
+    expect(() => cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, cascadeSettleMs: 2_500 })).toThrow(/runtime\.cascadeSettleMs: .*writeLandingMarginMs/);
+    expect(cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, cascadeSettleMs: 6_301 }).runtime.writeLandingMarginMs).toBe(2_000);
+    expect(() => cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, writeLandingMarginMs: 500, cascadeSettleMs: 3_300 })).toThrow(/runtime\.cascadeSettleMs/);
+    expect(cfg({ writeRetryBudgetMs: 1_000, tombstoneCacheTtlMs: 300, writeLandingMarginMs: 500, cascadeSettleMs: 3_301 }).runtime.cascadeSettleMs).toBe(3_301);
+  });
+
+  it('waits out the retry budget and the landing margin before the splitter copies', () => {
+    const c = parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime: { writeRetryBudgetMs: 1_000, writeLandingMarginMs: 3_000, cascadeSettleMs: 30_000 }, wide: { directoryRefreshMs: 500 } });
+    expect(splitMirrorBarrierMs(c)).toBe(3 * 500 + 1_000 + 3_000); // directoryMaxStaleRefreshes (3) × refresh + budget + margin
   });
 });
 

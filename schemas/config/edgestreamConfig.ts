@@ -68,8 +68,20 @@ const runtimeSchema = z.strictObject({
   partitionsConsumedConcurrently: z.int().min(1).max(64).default(6),
   /** tunable. Partition groups of one chunk written to Cassandra concurrently (the store's mutationConcurrency). */
   writeConcurrency: z.int().min(1).max(1024).default(128),
-  /** tunable. Total time the runtime retries a failing batch write before handing it to the repair topic. */
+  /**
+   * tunable. Total time the runtime retries a failing batch write before handing it to the
+   * repair topic. Every attempt's request timeout is clipped to what is left of it, but
+   * never below `writeLandingMarginMs` (a write abandoned sooner may still land), so the
+   * runtime stops waiting for a write within budget + margin.
+   */
   writeRetryBudgetMs: z.int().min(0).default(10_000),
+  /**
+   * tunable. How long after the runtime gave up on a write it may still land: the cluster's
+   * `write_request_timeout` (2 s by default: a replica still applies a mutation that arrived
+   * before it gave up) plus an allowance for a process pause. The cascade settle rule and the
+   * split mirror barrier add it to the retry budget.
+   */
+  writeLandingMarginMs: z.int().min(0).default(2_000),
   /** tunable. Repair attempts before an event is parked in the DLQ. */
   repairMaxAttempts: z.int().min(1).max(100).default(8),
   /** tunable. First repair back-off; doubles per attempt. */
@@ -81,10 +93,10 @@ const runtimeSchema = z.strictObject({
    * tunable. How long a REMOVE_NODE cascade waits after its node tombstone was written before
    * paging the node's links, so that every ADD which read "no tombstone" has landed. The
    * tombstone's stamp precedes its own write by up to `writeRetryBudgetMs` (a later attempt
-   * is a repair, which stamps anew); an ADD may read "none" until `tombstoneCacheTtlMs` after
-   * that write lands and takes up to `writeRetryBudgetMs` itself (a slower ADD is in the
-   * repair topic, whose re-run reads the tombstone). Hence the rule
-   * `cascadeSettleMs > 2 × writeRetryBudgetMs + tombstoneCacheTtlMs`.
+   * is a repair, which stamps anew) plus `writeLandingMarginMs`; an ADD may read "none" until
+   * `tombstoneCacheTtlMs` after that write lands and lands within as long itself (a slower ADD
+   * is in the repair topic, whose re-run reads the tombstone). Hence the rule
+   * `cascadeSettleMs > 2 × (writeRetryBudgetMs + writeLandingMarginMs) + tombstoneCacheTtlMs`.
    */
   cascadeSettleMs: z.int().min(0).default(30_000),
   /**
@@ -110,10 +122,10 @@ const runtimeSchema = z.strictObject({
   recountIntervalMs: z.int().min(10).default(10_000),
   /** tunable. How often a processor serving metrics (`run --metrics-port`) polls its consumer groups' lag (scrapes read the last poll). */
   lagPollIntervalMs: z.int().min(100).default(15_000),
-}).refine((r) => r.cascadeSettleMs > 2 * r.writeRetryBudgetMs + r.tombstoneCacheTtlMs, {
+}).refine((r) => r.cascadeSettleMs > 2 * (r.writeRetryBudgetMs + r.writeLandingMarginMs) + r.tombstoneCacheTtlMs, {
   path: ['cascadeSettleMs'],
   message:
-    'must be greater than 2 × runtime.writeRetryBudgetMs + runtime.tombstoneCacheTtlMs (the tombstone write and an ADD that read "no tombstone" before it was visible must both have landed before the cascade pages)',
+    'must be greater than 2 × (runtime.writeRetryBudgetMs + runtime.writeLandingMarginMs) + runtime.tombstoneCacheTtlMs (the tombstone write and an ADD that read "no tombstone" before it was visible must both have landed before the cascade pages)',
 }).refine((r) => r.cascadeGiveUpAfterMs >= repairSpanMs(r), {
   path: ['cascadeGiveUpAfterMs'],
   message: 'must be at least the repair path\'s span (writeRetryBudgetMs, then per repair attempt its back-off and another budget): a REMOVE_NODE handed to repair may still write its tombstone until then',
@@ -281,11 +293,13 @@ export function resurrectionHorizonMs(config: Pick<EdgestreamConfig, 'retention'
  * whose last successful reload began at most `directoryMaxStaleMs` ago (else it
  * fails closed), so any write it starts after that includes the plan; a write it
  * started before may be retried for `runtime.writeRetryBudgetMs` (a later
- * attempt goes through the repair runner, which mirrors too). The splitter
- * copies only after it.
+ * attempt goes through the repair runner, which mirrors too) and land up to
+ * `runtime.writeLandingMarginMs` after the runtime gave up on it. The splitter
+ * copies only after it. A writer paused longer than the margin breaks the bound;
+ * the verifier then FAILS the split.
  */
 export function splitMirrorBarrierMs(config: EdgestreamConfig): number {
-  return directoryMaxStaleMs(config) + config.runtime.writeRetryBudgetMs + 1_000;
+  return directoryMaxStaleMs(config) + config.runtime.writeRetryBudgetMs + config.runtime.writeLandingMarginMs;
 }
 
 export type EdgestreamConfigInput = z.input<typeof edgestreamConfigSchema>;

@@ -23,7 +23,7 @@ export interface ExpiringReadCacheOptions {
  * Only for reads whose consumer tolerates that staleness by design: the fan-out's
  * node-tombstone reads do, because the REMOVE_NODE cascade pages a node's links only
  * `cascadeSettleMs` after its tombstone was written, and the config requires
- * `2 × writeRetryBudgetMs + ttlMs < cascadeSettleMs`, so any link an ADD wrote after
+ * `2 × (writeRetryBudgetMs + writeLandingMarginMs) + ttlMs < cascadeSettleMs`, so any link an ADD wrote after
  * reading a stale "no tombstone" has landed before the cascade looks.
  */
 /** The caching store, and its lookups and hits (one per cell asked of a cached namespace). */
@@ -78,12 +78,12 @@ export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringR
 
   const store = decorateStore(inner, {
     namespace: (name) => (cached.has(name) ? wrap(inner.namespace(name)) : inner.namespace(name)),
-    async mutateMany(mutations) {
+    async mutateMany(mutations, options) {
       const touched = touchedPartitions(mutations);
-      if (touched.length === 0) return inner.mutateMany(mutations);
+      if (touched.length === 0) return inner.mutateMany(mutations, options);
       invalidate(touched);
       try {
-        await inner.mutateMany(mutations);
+        await inner.mutateMany(mutations, options);
       } finally {
         invalidate(touched); // a read that raced the write must not keep the old value
       }

@@ -21,14 +21,15 @@ export interface BoundStatement {
  */
 export interface CassandraSession {
   connect(): Promise<void>;
-  execute(statement: BoundStatement, what: Description): Promise<void>;
+  /** `deadlineMs` (epoch ms): fail with a retriable `timeout` instead of waiting past it (see `WriteOptions.timeoutMs`). */
+  execute(statement: BoundStatement, what: Description, deadlineMs?: number): Promise<void>;
   /** Rows of a read, following driver pages until `maxRows` rows are in hand or the result ends. */
   readRows(statement: BoundStatement, opts: { maxRows: number; fetchSize?: number }, what: string): Promise<types.Row[]>;
   /**
    * One unlogged batch: statements of one partition key value (possibly of
    * several tables), or of a few partitions with one replica set (`replicaSetOf`).
    */
-  batch(statements: readonly BoundStatement[], what: Description): Promise<void>;
+  batch(statements: readonly BoundStatement[], what: Description, deadlineMs?: number): Promise<void>;
   /**
    * Names the replica set of the partition whose `id text` partition key is
    * `id` in `keyspace` (the driver's token map), undefined while the driver has
@@ -69,6 +70,15 @@ export function createCassandraSession(config: ParsedCassandraStoreConfig): Cass
   let closed = false;
 
   const batchOptions = { ...options, logged: false };
+  // A request with a deadline waits at most until then and is not re-sent to another host:
+  // the default retry policy would try the next host on a client timeout, past the deadline.
+  const fallthrough = new cassandra.policies.retry.FallthroughRetryPolicy();
+  const until = <O extends object>(base: O, what: Description, deadlineMs: number | undefined): O => {
+    if (deadlineMs === undefined) return base;
+    const left = deadlineMs - Date.now();
+    if (left <= 0) throw new StoreError('timeout', `${describe(what)}: the write deadline passed before the request was sent`);
+    return { ...base, readTimeout: Math.min(config.requestTimeoutMs, left), retry: fallthrough };
+  };
   /** The driver hands out one replica array per token range: name each array once. */
   const replicaSetNames = new WeakMap<object, string>();
 
@@ -83,7 +93,7 @@ export function createCassandraSession(config: ParsedCassandraStoreConfig): Cass
 
   return {
     connect: () => guard('connect', () => client.connect()),
-    execute: (s, what) => guard(what, async () => void (await client.execute(s.query, s.params as unknown[], options))),
+    execute: (s, what, deadlineMs) => guard(what, async () => void (await client.execute(s.query, s.params as unknown[], until(options, what, deadlineMs)))),
     readRows: (s, { maxRows, fetchSize }, what) =>
       guard(what, async () => {
         const rows: types.Row[] = [];
@@ -99,10 +109,10 @@ export function createCassandraSession(config: ParsedCassandraStoreConfig): Cass
         } while (pageState !== undefined && rows.length < maxRows);
         return rows.slice(0, maxRows);
       }),
-    batch: (statements, what) =>
+    batch: (statements, what, deadlineMs) =>
       guard(what, async () => {
         // The driver only reads the statements: no copies.
-        await client.batch(statements as { query: string; params: unknown[] }[], batchOptions);
+        await client.batch(statements as { query: string; params: unknown[] }[], until(batchOptions, what, deadlineMs));
       }),
     replicaSetOf(keyspace, id) {
       // A text partition key's routing key is its UTF-8 bytes.

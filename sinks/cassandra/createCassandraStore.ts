@@ -3,7 +3,7 @@ import { mapBounded } from '../store/mapBounded.ts';
 import { groupByReplicaSet } from '../store/replicaGroups.ts';
 import { isStoreError, StoreError, type MutationFailure } from '../store/StoreError.ts';
 import { parseConfig, resolveNamespaces, type NamespaceSettings } from '../store/storeConfig.ts';
-import type { Mutation, NamespaceStore, StoreFeatures, TwoLevelMapStore } from '../store/TwoLevelMapStore.ts';
+import type { Mutation, NamespaceStore, StoreFeatures, TwoLevelMapStore, WriteOptions } from '../store/TwoLevelMapStore.ts';
 import { assertMutation } from '../store/validateArgs.ts';
 import { cassandraStoreConfigSchema, type CassandraStoreConfig, type ParsedCassandraStoreConfig } from './cassandraStoreConfig.ts';
 import { createCassandraNamespace } from './createCassandraNamespace.ts';
@@ -103,6 +103,7 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
   const isolatePermanentFailures = async (
     units: readonly (readonly PartitionUnit[])[],
     settled: readonly PromiseSettledResult<void>[],
+    deadlineMs: number | undefined,
   ): Promise<PartitionOutcome[]> => {
     const outcomes: PartitionOutcome[] = [];
     const isolate: PartitionUnit[] = [];
@@ -113,16 +114,16 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
       else for (const unit of merged) outcomes.push({ unit, result });
     });
     if (isolate.length === 0) return outcomes;
-    const alone = await mapBounded(isolate, parsed.mutationConcurrency, (unit) => writeMerged([unit]));
+    const alone = await mapBounded(isolate, parsed.mutationConcurrency, (unit) => writeMerged([unit], deadlineMs));
     isolate.forEach((unit, i) => outcomes.push({ unit, result: alone[i] as PromiseSettledResult<void> }));
     return outcomes;
   };
-  const writeMerged = async (merged: readonly PartitionUnit[]): Promise<void> => {
+  const writeMerged = async (merged: readonly PartitionUnit[], deadlineMs: number | undefined): Promise<void> => {
     const first = merged[0] as PartitionUnit;
     const ns = first.parts[0] as NamespaceGroup;
-    if (merged.length === 1) return writeUnit(ns.ns, first.statements, () => describeParts(first.parts));
+    if (merged.length === 1) return writeUnit(ns.ns, first.statements, () => describeParts(first.parts), deadlineMs);
     const what = () => `${describeParts(first.parts)} and ${merged.length - 1} more partitions of its replica set`;
-    return writeUnit(ns.ns, concatUnits(merged.map((u) => u.statements)), what);
+    return writeUnit(ns.ns, concatUnits(merged.map((u) => u.statements)), what, deadlineMs);
   };
   let closed = false;
   const runtimeOf = (name: string): NamespaceRuntime => {
@@ -166,13 +167,14 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
       if (store === undefined) bound.set(name, (store = createCassandraNamespace(runtime, featuresOf(runtime.settings))));
       return store;
     },
-    async mutateMany(mutations: readonly Mutation[]) {
+    async mutateMany(mutations: readonly Mutation[], options?: WriteOptions) {
+      const deadlineMs = options?.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
       for (const m of mutations) assertMutation(m, runtimeOf(m.namespace).settings.maxValueBytes);
       const groups = consolidateMutations(mutations);
       const partitions = (parsed.colocateWrites ? groupsBySharedId(groups) : groups.map((g) => [g])).map(partitionUnit);
       const units = mergeByReplicaSet(partitions, crossPartitionLimits);
-      const settled = await mapBounded(units, parsed.mutationConcurrency, (merged) => writeMerged(merged));
-      const outcomes = await isolatePermanentFailures(units, settled);
+      const settled = await mapBounded(units, parsed.mutationConcurrency, (merged) => writeMerged(merged, deadlineMs));
+      const outcomes = await isolatePermanentFailures(units, settled, deadlineMs);
       throwFailures(outcomes, groups.length);
     },
     async close() {

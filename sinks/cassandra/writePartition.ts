@@ -89,16 +89,16 @@ export function partitionStatements(parts: readonly NamespaceGroup[]): UnitState
 /**
  * Runs a unit's three steps in order: chunks, then the rows in unlogged
  * batches, then chunk collections. `ns` gives the session and tuning (every
- * namespace of a store shares them).
+ * namespace of a store shares them). No request waits past `deadlineMs`.
  */
-export async function writeUnit(ns: NamespaceRuntime, unit: UnitStatements, what: () => string): Promise<void> {
+export async function writeUnit(ns: NamespaceRuntime, unit: UnitStatements, what: () => string, deadlineMs?: number): Promise<void> {
   const { session, tuning } = ns;
-  if (unit.chunkWrites.length > 0) await mapBoundedOrThrow(unit.chunkWrites, tuning.chunkConcurrency, (s) => session.execute(s, what));
+  if (unit.chunkWrites.length > 0) await mapBoundedOrThrow(unit.chunkWrites, tuning.chunkConcurrency, (s) => session.execute(s, what, deadlineMs));
   for (const batch of splitBatches(unit.rows, tuning.maxBatchStatements, tuning.maxBatchBytes)) {
-    await (batch.length === 1 ? session.execute(batch[0] as BoundStatement, what) : session.batch(batch, what));
+    await (batch.length === 1 ? session.execute(batch[0] as BoundStatement, what, deadlineMs) : session.batch(batch, what, deadlineMs));
   }
   if (unit.collections.length > 0) {
-    await mapBoundedOrThrow(unit.collections, tuning.chunkConcurrency, (s) => session.execute(s, () => `collect chunks: ${what()}`));
+    await mapBoundedOrThrow(unit.collections, tuning.chunkConcurrency, (s) => session.execute(s, () => `collect chunks: ${what()}`, deadlineMs));
   }
 }
 

@@ -8,7 +8,11 @@ import { decodeUtf8, encodeUtf8 } from './utf8Text.ts';
  * may have changed". Marks are spread over a fixed set of partitions
  * (`shard-<fnv1a32(vertex) mod 16>`) so a recounter can walk them all with 16
  * slices and one vertex's marks always land in one shard. The key is
- * `type ␀ out|in ␀ vertex` (UTF-8); the value is empty.
+ * `type ␀ out|in ␀ vertex ␀ writer` (UTF-8; `writer` names the write that
+ * made the mark, e.g. `peer ␀ mutation id`); the value is empty. Each write's
+ * mark is its own cell, so a recounter that deletes the marks it counted (at
+ * the write time it read them with) never shadows another writer's mark,
+ * whatever the writers' clocks. Keys without a writer (older marks) decode too.
  */
 export const DEGREE_DIRTY_SHARDS = 16;
 const SEPARATOR = '\u0000';
@@ -18,6 +22,8 @@ export interface DegreeDirtyMark {
   readonly edgeType: string;
   readonly direction: LinkDirection;
   readonly vertex: string;
+  /** The write that made the mark; may contain U+0000 (it is the key's tail). */
+  readonly writer?: string;
 }
 
 /** The partition id holding `vertex`'s marks. */
@@ -31,7 +37,8 @@ export function degreeDirtyShards(): readonly string[] {
 }
 
 export function encodeDegreeDirtyKey(mark: DegreeDirtyMark): Uint8Array {
-  return encodeUtf8(`${mark.edgeType}${SEPARATOR}${mark.direction}${SEPARATOR}${mark.vertex}`, CODEC);
+  const writer = mark.writer === undefined ? '' : `${SEPARATOR}${mark.writer}`;
+  return encodeUtf8(`${mark.edgeType}${SEPARATOR}${mark.direction}${SEPARATOR}${mark.vertex}${writer}`, CODEC);
 }
 
 export function decodeDegreeDirtyKey(bytes: Uint8Array): DegreeDirtyMark {
@@ -42,7 +49,9 @@ export function decodeDegreeDirtyKey(bytes: Uint8Array): DegreeDirtyMark {
   const direction = text.slice(first + 1, second);
   if (direction !== 'out' && direction !== 'in') throw new NamespaceCodecError(CODEC, `unknown direction '${direction}'`);
   const edgeType = text.slice(0, first);
-  const vertex = text.slice(second + 1);
+  // Vertex ids never contain U+0000 (schemas/validation), so the first one after the vertex starts the writer.
+  const third = text.indexOf(SEPARATOR, second + 1);
+  const vertex = third < 0 ? text.slice(second + 1) : text.slice(second + 1, third);
   if (edgeType === '' || vertex === '') throw new NamespaceCodecError(CODEC, 'edge type and vertex must be non-empty');
-  return { edgeType, direction, vertex };
+  return third < 0 ? { edgeType, direction, vertex } : { edgeType, direction, vertex, writer: text.slice(third + 1) };
 }

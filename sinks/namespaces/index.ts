@@ -36,6 +36,7 @@ export {
   encodeWideRowRecord,
   layoutOf,
   splitTargetOf,
+  versionOf,
   MIRRORED_STATUSES,
   WIDE_ROW_STATUSES,
   type WideRowRecord,

@@ -108,6 +108,16 @@ describe('degree_dirty marks', () => {
     );
   });
 
+  it('keys with the writer that made the mark round-trip, and sort after the vertex', () => {
+    expect(Buffer.from(encodeDegreeDirtyKey({ edgeType: 'follows', direction: 'in', vertex: 'bob', writer: 'al\u0000m1' })).toString()).toBe('follows\u0000in\u0000bob\u0000al\u0000m1');
+    fc.assert(
+      fc.property(fc.constantFrom('out' as const, 'in' as const), vertex, fc.string({ maxLength: 20 }), (direction, v, writer) => {
+        const mark = { edgeType: 'follows', direction, vertex: v, writer };
+        expect(decodeDegreeDirtyKey(encodeDegreeDirtyKey(mark))).toEqual(mark);
+      }),
+    );
+  });
+
   it.each([['follows'], ['follows\u0000sideways\u0000bob'], ['\u0000out\u0000bob'], ['follows\u0000out\u0000']])('rejects the key %j', (text) => {
     expect(() => decodeDegreeDirtyKey(Buffer.from(text))).toThrow(/degreeDirtyKey/);
   });

@@ -6,8 +6,10 @@ import { decodeUtf8, encodeUtf8 } from './utf8Text.ts';
 /**
  * A `wide_rows` cell: partition = the wide partition's namespace, key = its
  * id (UTF-8), value = this record as versioned JSON. One record per wide
- * partition, rewritten at every status change at a strictly newer write time
- * (`updatedAt`), so the last transition wins whatever the arrival order.
+ * partition, rewritten at every status change at write time `version`: the
+ * replaced record's version + 1, never a clock (processors/split
+ * `nextStamps`), so the last transition wins whatever the arrival order and
+ * whatever the writers' clocks, and a stage acting on a stale read loses.
  *
  * Lifecycle (docs/architecture.md §6): PLANNING (planner scanning; nothing
  * else happens yet) → PLANNED (layout fixed; writers start mirroring) →
@@ -66,6 +68,9 @@ const recordSchema = z.strictObject({
   verifiedAt: z.number().optional(),
   verification: verificationSchema.optional(),
   failure: z.string().optional(),
+  /** The record's write time: the replaced record's + 1 (1 for the first). Absent in records written before versions; their write time is `updatedAt`. */
+  version: z.number().int().min(1).optional(),
+  /** Wall clock (µs) of the writer at this change: for people, never for ordering. */
   updatedAt: z.number(),
 });
 
@@ -89,6 +94,11 @@ export function decodeWideRowRecord(bytes: Uint8Array): WideRowRecord {
   if (!parsed.success) throw new NamespaceCodecError(CODEC, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   const { v: _v, ...record } = parsed.data;
   return record;
+}
+
+/** The record's write time in wide_rows: its `version`, or `updatedAt` for a record written before versions. */
+export function versionOf(record: Pick<WideRowRecord, 'version' | 'updatedAt'>): number {
+  return record.version ?? record.updatedAt;
 }
 
 /** The key of a record in `wide_rows[namespace]`. */

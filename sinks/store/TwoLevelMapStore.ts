@@ -129,6 +129,17 @@ export interface Mutation {
   readonly additions: readonly KeyValue[];
 }
 
+/** Per-call limits of `mutateMany`. */
+export interface WriteOptions {
+  /**
+   * Give up after this many ms: a request not answered (or not yet sent) by
+   * then fails with a retriable `timeout`, and the backend does not retry it
+   * elsewhere. A write that timed out may still be applied by the server
+   * afterwards (Cassandra: up to its write_request_timeout after it arrived).
+   */
+  readonly timeoutMs?: number;
+}
+
 /** What a backend (or one namespace of it) can do; callers branch on this, never on classes. */
 export interface StoreFeatures {
   /** Slices return keys in unsigned lexicographic order. */
@@ -265,7 +276,7 @@ export interface TwoLevelMapStore {
    * `partial_failure` whose `failures` name the input indexes of the failed
    * mutations; re-sending those (or all) converges.
    */
-  mutateMany(mutations: readonly Mutation[]): Promise<void>;
+  mutateMany(mutations: readonly Mutation[], options?: WriteOptions): Promise<void>;
 
   /** Releases connections. Every later call throws `closed`. Idempotent. */
   close(): Promise<void>;

@@ -17,6 +17,6 @@ export function decorateStore(inner: TwoLevelMapStore, overrides: Partial<Pick<T
     close: () => inner.close(),
     replicaGroups: (ids) => inner.replicaGroups(ids),
     namespace: overrides.namespace ?? ((name) => inner.namespace(name)),
-    mutateMany: overrides.mutateMany ?? ((mutations) => inner.mutateMany(mutations)),
+    mutateMany: overrides.mutateMany ?? ((mutations, options) => inner.mutateMany(mutations, options)),
   };
 }

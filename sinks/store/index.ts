@@ -10,6 +10,7 @@ export type {
   SliceQuery,
   StoreFeatures,
   TwoLevelMapStore,
+  WriteOptions,
 } from './TwoLevelMapStore.ts';
 export { StoreError, STORE_ERROR_CODES, isStoreError } from './StoreError.ts';
 export type { MutationFailure, StoreErrorCode } from './StoreError.ts';

@@ -52,15 +52,15 @@ export function createSplitMirroringStore(inner: TwoLevelMapStore, opts: { direc
     throw new StoreError('partial_failure', stale.message, { failures });
   };
   return decorateStore(inner, {
-    async mutateMany(mutations) {
+    async mutateMany(mutations, options) {
       if (!directory.isFresh()) {
         const held = [...mutations.keys()].filter((i) => namespaces.has((mutations[i] as Mutation).namespace));
         if (held.length > 0) return failClosed(mutations, held);
       }
       const { extra, sourceOf } = await mirrorsOf(mutations);
-      if (extra.length === 0) return inner.mutateMany(mutations);
+      if (extra.length === 0) return inner.mutateMany(mutations, options);
       try {
-        await inner.mutateMany([...mutations, ...extra]);
+        await inner.mutateMany([...mutations, ...extra], options);
       } catch (e) {
         // A failed mirror is a failure of the mutation it copies: the caller repairs that one.
         if (!isStoreError(e) || e.code !== 'partial_failure') throw e;

@@ -6,6 +6,7 @@ import {
   encodeWideRowRecord,
   WIDE_ROW_CHECKPOINTS_NAMESPACE,
   WIDE_ROWS_NAMESPACE,
+  versionOf,
   type WideRowRecord,
   type WideRowStatus,
   WIDE_ROW_STATUSES,
@@ -15,7 +16,7 @@ import type { NamespaceStore, TwoLevelMapStore } from '../store/index.ts';
 /** Reads and writes of the split metadata (`wide_rows`) and the stages' checkpoints. */
 export interface WideRowRepository {
   get(namespace: string, partitionId: string): Promise<WideRowRecord | undefined>;
-  /** Writes a record at its `updatedAt` (µs): the newest version wins. */
+  /** Writes a record at its `version` (see processors/split `nextStamps`; `updatedAt` if it has none): the newest version wins. */
   put(record: WideRowRecord): Promise<void>;
   /** Every record of a namespace. */
   list(namespace: string): Promise<WideRowRecord[]>;
@@ -68,7 +69,7 @@ export function createWideRowRepository(store: TwoLevelMapStore): WideRowReposit
       const cell = await rows().get(namespace, encodeWideRowKey(partitionId));
       return cell === undefined ? undefined : decodeWideRowRecord(cell.value);
     },
-    put: (record) => rows().put(record.namespace, encodeWideRowKey(record.partitionId), encodeWideRowRecord(record), BigInt(record.updatedAt)),
+    put: (record) => rows().put(record.namespace, encodeWideRowKey(record.partitionId), encodeWideRowRecord(record), BigInt(versionOf(record))),
     async list(namespace) {
       const out: WideRowRecord[] = [];
       for await (const entry of entriesOf(rows(), namespace)) out.push(entry.record());

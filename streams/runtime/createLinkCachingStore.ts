@@ -1,4 +1,4 @@
-import { cellKey, decorateStore, isStoreError, remapPartialFailure, type KeyValue, type Mutation, type TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { cellKey, decorateStore, isStoreError, remapPartialFailure, type KeyValue, type Mutation, type TwoLevelMapStore, type WriteOptions } from '../../sinks/store/index.ts';
 import type { LinkCache } from './linkCache.ts';
 
 /** Link namespaces (`<type>_out`, `<type>_in`): small values, rewritten often by replays and re-follows. */
@@ -40,7 +40,7 @@ export function createLinkCachingStore(
   };
 
   return decorateStore(inner, {
-    async mutateMany(mutations: readonly Mutation[]) {
+    async mutateMany(mutations: readonly Mutation[], options?: WriteOptions) {
       const deleted = deletedCells(mutations);
       const sent: Mutation[] = [];
       const originOf: number[] = [];
@@ -57,7 +57,7 @@ export function createLinkCachingStore(
       if (sent.length === 0) return;
       let failed = new Set<number>();
       try {
-        await inner.mutateMany(sent);
+        await inner.mutateMany(sent, options);
       } catch (e) {
         if (!isStoreError(e) || e.code !== 'partial_failure') throw e;
         failed = new Set(e.failures.flatMap((f) => f.mutationIndexes));

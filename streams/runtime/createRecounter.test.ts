@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../sinks/memory/index.ts';
-import { StoreError, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { decorateStore, StoreError, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { createRecounter, type RecountLogic } from './createRecounter.ts';
 import { silentLogger } from './testing/silentLogger.ts';
 import { createTestClock } from './testing/testClock.ts';
@@ -41,7 +42,7 @@ function setup() {
 }
 
 describe('createRecounter', () => {
-  it('recounts every marked target, writes the count at t0 and deletes the marks at t0-1', async () => {
+  it('recounts every marked target, writes the count at t0 and deletes the marks', async () => {
     const s = setup();
     await s.link('a', 'x', true);
     await s.link('a', 'y', true);
@@ -57,14 +58,67 @@ describe('createRecounter', () => {
     expect([...(await s.marks('s0')), ...(await s.marks('s1'))]).toEqual([]);
   });
 
-  it('keeps a mark stamped at or after t0 (a change the count may have missed) for the next round', async () => {
+  it('deletes each mark at the write time it was read with: a mark rewritten during the round survives, a future-stamped one does not linger', async () => {
     const s = setup();
     const t0 = s.clock.nowMicros();
-    await s.mark('s0', 'a', t0 - 10n); // before the round
-    await s.mark('s0', 'b', t0); // stamped as the round starts
-    await s.mark('s0', 'c', t0 + 10n); // stamped during the round
+    await s.mark('s0', 'a', t0 - 10n);
+    await s.mark('s0', 'b', t0 + 600_000_000n); // stamped by a writer whose clock is 10 minutes ahead
+    await s.mark('s0', 'c', t0 - 10n);
+    // While `c` is being counted, a writer (any clock ahead of the first stamp) marks it again.
+    const racing: TwoLevelMapStore = {
+      ...s.store,
+      namespace: (name) => {
+        const ns = s.store.namespace(name);
+        if (name !== 'r_links') return ns;
+        return { ...ns, slice: async (id, q) => ((id === 'c' ? await s.mark('s0', 'c', t0 - 5n) : undefined, ns.slice(id, q))) };
+      },
+    };
+    await createRecounter({ store: racing, logic, logger: silentLogger, clock: s.clock }).runOnce();
+    expect(await s.marks('s0')).toEqual(['c']);
+  });
+
+  it('writes a count after the one it replaces, even when this instance\'s clock is behind that count\'s stamp', async () => {
+    const s = setup();
+    await s.link('a', 'x', true);
+    await s.mark('s0', 'a', 1n);
+    const ahead = createTestClock({ startMs: s.clock.nowMs() + 600_000 });
+    await createRecounter({ store: s.store, logic, logger: silentLogger, clock: ahead }).runOnce();
+    expect(await s.count('a')).toEqual({ n: 1n, at: ahead.nowMicros() });
+    await s.link('a', 'y', true);
+    await s.mark('s0', 'a', 2n);
     await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock }).runOnce();
+    expect(await s.count('a')).toEqual({ n: 2n, at: ahead.nowMicros() + 1n });
+  });
+
+  it('counts a target once for all its marks', async () => {
+    const s = setup();
+    await s.link('a', 'x', true);
+    await s.mark('s0', 'a', 1n);
+    await s.mark('s1', 'a', 1n);
+    const round = await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock }).runOnce();
+    expect(round).toMatchObject({ marks: 2, recounted: 1, failed: 0 });
+    expect([...(await s.marks('s0')), ...(await s.marks('s1'))]).toEqual([]);
+  });
+
+  it('starts each round at the next mark partition, so a backlog in the first cannot starve the others', async () => {
+    const s = setup();
+    for (const v of ['a', 'b', 'c']) await s.mark('s0', v, 1n);
+    await s.mark('s1', 'z', 1n);
+    const recounter = createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock, marksPerRound: 1 });
+    await recounter.runOnce();
+    await recounter.runOnce();
     expect(await s.marks('s0')).toEqual(['b', 'c']);
+    expect(await s.marks('s1')).toEqual([]);
+  });
+
+  it('recounts only the mark partitions its owner assigns to it', async () => {
+    const s = setup();
+    await s.mark('s0', 'a', 1n);
+    await s.mark('s1', 'b', 1n);
+    const round = await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock, owner: { owns: (p) => p === 's1' } }).runOnce();
+    expect(round).toMatchObject({ marks: 1, recounted: 1 });
+    expect(await s.marks('s0')).toEqual(['a']);
+    expect(await s.marks('s1')).toEqual([]);
   });
 
   it('pages through a large partition', async () => {
@@ -112,3 +166,50 @@ describe('createRecounter', () => {
     await stopped;
   });
 });
+
+describe('createRecounter under clock skew (property)', () => {
+  /** Marks name `vertex#write`: one cell per mark write, as degree_dirty keys are (type ␀ dir ␀ vertex ␀ peer ␀ mutation id). */
+  const perWrite: RecountLogic = { ...logic, target: (key) => logic.target(utf8(new TextDecoder().decode(key).split('#')[0] as string)) };
+  /** Every store call of a recounter completes when fast-check's scheduler says so: any interleaving with the writers and the other instance. */
+  const scheduled = (store: TwoLevelMapStore, s: fc.Scheduler): TwoLevelMapStore =>
+    decorateStore(store, {
+      mutateMany: s.scheduleFunction((ms: Parameters<TwoLevelMapStore['mutateMany']>[0]) => store.mutateMany(ms)),
+      namespace: (name) => {
+        const ns = store.namespace(name);
+        return { ...ns, get: s.scheduleFunction((id: string, key: Uint8Array) => ns.get(id, key)), slice: s.scheduleFunction((id: string, q: Parameters<typeof ns.slice>[1]) => ns.slice(id, q)) };
+      },
+    });
+  const MINUTE_US = 60_000_000n;
+  const change = fc.record({ vertex: fc.constantFrom('a', 'b'), peer: fc.constantFrom('p', 'q', 'r'), active: fc.boolean(), writerSkewMinutes: fc.integer({ min: -10, max: 10 }) });
+
+  it('two instances whose clocks differ by minutes converge to the exact counts, whatever the interleaving and the writers\' clocks', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.array(change, { minLength: 1, maxLength: 12 }), fc.tuple(fc.integer({ min: -20, max: 20 }), fc.integer({ min: -20, max: 20 })), async (sch, changes, offsets) => {
+        const st = setup();
+        const clocks = offsets.map((m) => createTestClock({ startMs: st.clock.nowMs() + m * 60_000 }));
+        const instances = clocks.map((clock) => createRecounter({ store: scheduled(st.store, sch), logic: perWrite, logger: silentLogger, clock }));
+        const truth = new Map<string, Map<string, boolean>>();
+        const writers = (async () => {
+          for (const [i, c] of changes.entries()) {
+            await sch.schedule(Promise.resolve());
+            // The link at its event time (i + 1), then, once it landed, its mark at the writer's skewed clock.
+            await st.store.mutateMany([{ namespace: 'r_links', id: c.vertex, writeTime: BigInt(i + 1), deletions: [], additions: [{ key: utf8(c.peer), value: Uint8Array.of(c.active ? 1 : 2) }] }]);
+            truth.set(c.vertex, (truth.get(c.vertex) ?? new Map()).set(c.peer, c.active));
+            await st.mark('s0', `${c.vertex}#${i}`, st.clock.nowMicros() + BigInt(c.writerSkewMinutes) * MINUTE_US + BigInt(i));
+          }
+        })();
+        const rounds = instances.map(async (r) => {
+          for (let n = 0; n < 3; n++) await r.runOnce();
+        });
+        await sch.waitFor(Promise.all([writers, ...rounds]));
+        // Quiet stream: the same two instances (unscheduled now) run until no mark is left.
+        const quiet = clocks.map((clock) => createRecounter({ store: st.store, logic: perWrite, logger: silentLogger, clock }));
+        for (let n = 0; n < 2; n++) for (const r of quiet) await r.runOnce();
+        expect(await st.marks('s0')).toEqual([]);
+        for (const [vertex, peers] of truth) expect((await st.count(vertex))?.n).toBe(BigInt([...peers.values()].filter(Boolean).length));
+      }),
+      { numRuns: 100 },
+    );
+  }, 60_000);
+});
+

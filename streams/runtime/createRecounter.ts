@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Cell, TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { bytesEqual, StoreError, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { mapBounded } from '../../sinks/store/mapBounded.ts';
 import { classifyFailure } from './classifyFailure.ts';
 import { systemClock, type Clock } from './Clock.ts';
@@ -29,12 +29,18 @@ export interface RecountLogic {
 }
 
 export interface RecountRound {
-  /** Wall clock (µs) at the start of the round: counts are written at t0, marks deleted at t0-1. */
+  /** This instance's wall clock (µs) at the start of the round: a count is written at t0, or just after the count it replaces. */
   readonly t0: bigint;
   readonly marks: number;
+  /** Targets recounted (several marks of one target are counted once). */
   readonly recounted: number;
-  /** Targets whose recount failed; their marks were kept for the next round. */
+  /** Marks whose recount failed; they were kept for the next round. */
   readonly failed: number;
+}
+
+/** Which mark partitions this instance recounts (see createShardOwnership); the others belong to other instances. */
+export interface MarkPartitionOwner {
+  owns(partition: string): boolean;
 }
 
 export interface RecounterOptions {
@@ -42,6 +48,8 @@ export interface RecounterOptions {
   readonly logic: RecountLogic;
   readonly logger: Logger;
   readonly clock?: Clock;
+  /** Default: this instance recounts every mark partition. */
+  readonly owner?: MarkPartitionOwner;
   /** Pause between rounds (from the end of one to the start of the next). Default 5 s. */
   readonly intervalMs?: number;
   /** Cells per slice page, for marks and for counted partitions. Default 1000. */
@@ -62,7 +70,7 @@ export interface RecounterStats {
 }
 
 export interface Recounter {
-  /** One round: take marks, recount, write counts, delete the marks at t0-1. */
+  /** One round: take marks, recount, write counts, delete the marks that were counted. */
   runOnce(): Promise<RecountRound>;
   stats(): RecounterStats;
   /** Runs rounds every `intervalMs` until `stop()`. */
@@ -73,12 +81,17 @@ export interface Recounter {
 
 /**
  * The recounter (docs/architecture.md §5 "Counts"): counts are recounted,
- * never incremented, so replays and duplicates cannot skew them. A round
- * notes t0 on the wall clock, recounts every marked target by paging its
- * partition, writes the count at write time t0 (a later round always wins)
- * and deletes the marks it handled at t0-1: a mark stamped at or after t0,
- * i.e. for a change the count may have missed, survives for the next round.
- * A failed recount keeps its mark. Exact once the stream is quiet.
+ * never incremented, so replays and duplicates cannot skew them. No decision
+ * compares this instance's clock with a stamp written elsewhere:
+ * - a mark is deleted at the write time it was read with, after a count that
+ *   started reading later: a mark written after the read is another cell or a
+ *   newer write time, and survives for the next round;
+ * - a count is written at max(t0, the replaced count's write time + 1), so a
+ *   recount always supersedes the one before it, whichever instance (and
+ *   clock) wrote that, and is then checked against a second count (`recount`).
+ * Each round starts at the next owned mark partition, so a backlog in one
+ * cannot starve the others. A failed recount keeps its marks. Exact once the
+ * stream is quiet.
  */
 export function createRecounter(opts: RecounterOptions): Recounter {
   const { store, logic } = opts;
@@ -88,24 +101,26 @@ export function createRecounter(opts: RecounterOptions): Recounter {
   const marksPerRound = opts.marksPerRound ?? 10_000;
   const concurrency = opts.concurrency ?? 16;
   const intervalMs = opts.intervalMs ?? 5_000;
+  let rounds = 0;
   let running = false;
   let loop: Promise<void> | undefined;
   const stats = { rounds: 0, failedRounds: 0, recounted: 0, failed: 0, lastRoundMarks: 0 };
 
   const runOnce = async (): Promise<RecountRound> => {
     const t0 = clock.nowMicros();
-    const marks = await takeMarks(store, logic, pageSize, marksPerRound);
-    const settled = await mapBounded(marks, concurrency, async (mark) => {
-      if (mark.target !== undefined) await recount(store, logic, mark.target, pageSize, t0);
-    });
-    const done = marks.filter((_, i) => settled[i]?.status === 'fulfilled');
+    const owned = logic.markPartitions.filter((p) => opts.owner?.owns(p) ?? true);
+    const marks = await takeMarks(store, logic, rotated(owned, rounds++), pageSize, marksPerRound);
+    const targets = byTarget(marks);
+    const settled = await mapBounded(targets, concurrency, (t) => recount(store, logic, t.target, pageSize, t0));
+    const done: Mark[] = marks.filter((m) => m.target === undefined);
     settled.forEach((r, i) => {
-      if (r.status === 'fulfilled') return;
+      const { marks: covered } = targets[i] as TargetMarks;
+      if (r.status === 'fulfilled') return void done.push(...covered);
       if (classifyFailure('store', r.reason) === 'fatal') throw r.reason;
-      logger.warn({ mark: describeMark(marks[i] as Mark), err: r.reason }, 'recount failed; mark kept for the next round');
+      logger.warn({ mark: describeMark(covered[0] as Mark), marks: covered.length, err: r.reason }, 'recount failed; marks kept for the next round');
     });
-    await deleteMarks(store, logic, done, t0 - 1n);
-    const round = { t0, marks: marks.length, recounted: done.filter((m) => m.target !== undefined).length, failed: marks.length - done.length };
+    await deleteMarks(store, logic, done);
+    const round = { t0, marks: marks.length, recounted: settled.filter((r) => r.status === 'fulfilled').length, failed: marks.length - done.length };
     if (round.marks > 0) logger.info(round, 'recount round');
     stats.rounds++;
     stats.recounted += round.recounted;
@@ -142,17 +157,30 @@ export function createRecounter(opts: RecounterOptions): Recounter {
 interface Mark {
   readonly partition: string;
   readonly key: Uint8Array;
+  /** The write time the mark was read with: deleting at it removes this write of the mark and nothing newer. */
+  readonly writeTime: bigint;
   readonly target: RecountTarget | undefined;
 }
 
-async function takeMarks(store: TwoLevelMapStore, logic: RecountLogic, pageSize: number, max: number): Promise<Mark[]> {
+interface TargetMarks {
+  readonly target: RecountTarget;
+  readonly marks: Mark[];
+}
+
+/** `partitions` starting at the `round`-th (mod length), wrapping around. */
+function rotated<T>(partitions: readonly T[], round: number): T[] {
+  const at = partitions.length === 0 ? 0 : round % partitions.length;
+  return [...partitions.slice(at), ...partitions.slice(0, at)];
+}
+
+async function takeMarks(store: TwoLevelMapStore, logic: RecountLogic, partitions: readonly string[], pageSize: number, max: number): Promise<Mark[]> {
   const ns = store.namespace(logic.markNamespace);
   const marks: Mark[] = [];
-  for (const partition of logic.markPartitions) {
+  for (const partition of partitions) {
     let pageState: string | undefined;
     do {
       const page = await ns.slice(partition, { limit: Math.min(pageSize, max - marks.length), ...(pageState === undefined ? {} : { pageState }) });
-      for (const cell of page.cells) marks.push({ partition, key: cell.key, target: logic.target(cell.key) });
+      for (const cell of page.cells) marks.push({ partition, key: cell.key, writeTime: cell.writeTime, target: logic.target(cell.key) });
       pageState = page.pageState;
     } while (pageState !== undefined && marks.length < max);
     if (marks.length >= max) break;
@@ -160,7 +188,48 @@ async function takeMarks(store: TwoLevelMapStore, logic: RecountLogic, pageSize:
   return marks;
 }
 
+/** The marks of each target (one recount covers them all), in first-seen order. */
+function byTarget(marks: readonly Mark[]): TargetMarks[] {
+  const groups = new Map<string, TargetMarks>();
+  for (const m of marks) {
+    if (m.target === undefined) continue;
+    const { source, result } = m.target;
+    const id = `${source.namespace}\u0000${source.id}\u0000${result.namespace}\u0000${result.id}\u0000${Buffer.from(result.key).toString('hex')}`;
+    const group = groups.get(id);
+    if (group === undefined) groups.set(id, { target: m.target, marks: [m] });
+    else group.marks.push(m);
+  }
+  return [...groups.values()];
+}
+
+/** Rounds of write-and-verify before a recount gives up for this round (its marks are kept). */
+const SETTLE_ATTEMPTS = 5;
+
+/**
+ * Counts `target` and writes the count after the one it replaces, then
+ * settles races with other instances counting the same target (a rebalance
+ * hands a shard over while the old owner's round is in flight): it reads the
+ * count cell back and counts again, and rewrites until the two agree. So when
+ * it returns, the cell held a count that matched a read of the source made
+ * after the marks were taken, and any write that lands later is checked the
+ * same way by its own writer.
+ */
 async function recount(store: TwoLevelMapStore, logic: RecountLogic, target: RecountTarget, pageSize: number, t0: bigint): Promise<void> {
+  const { namespace, id, key } = target.result;
+  const counts = store.namespace(namespace);
+  let previous = await counts.get(id, key);
+  let count = await countSource(store, logic, target, pageSize);
+  for (let attempt = 1; attempt <= SETTLE_ATTEMPTS; attempt++) {
+    const writeTime = previous === undefined || previous.writeTime < t0 ? t0 : previous.writeTime + 1n;
+    await store.mutateMany([{ namespace, id, writeTime, deletions: [], additions: [{ key, value: logic.encodeCount(count) }] }]);
+    previous = await counts.get(id, key);
+    count = await countSource(store, logic, target, pageSize);
+    if (previous !== undefined && bytesEqual(previous.value, logic.encodeCount(count))) return;
+  }
+  throw new StoreError('timeout', `recount of ${target.source.namespace}[${target.source.id}] did not settle after ${SETTLE_ATTEMPTS} writes; its marks are kept`);
+}
+
+async function countSource(store: TwoLevelMapStore, logic: RecountLogic, target: RecountTarget, pageSize: number): Promise<bigint> {
   const ns = store.namespace(target.source.namespace);
   let count = 0n;
   let pageState: string | undefined;
@@ -169,19 +238,13 @@ async function recount(store: TwoLevelMapStore, logic: RecountLogic, target: Rec
     for (const cell of page.cells) if (logic.counts(cell)) count++;
     pageState = page.pageState;
   } while (pageState !== undefined);
-  const { namespace, id, key } = target.result;
-  await store.mutateMany([{ namespace, id, writeTime: t0, deletions: [], additions: [{ key, value: logic.encodeCount(count) }] }]);
+  return count;
 }
 
-async function deleteMarks(store: TwoLevelMapStore, logic: RecountLogic, marks: readonly Mark[], writeTime: bigint): Promise<void> {
-  const byPartition = new Map<string, Uint8Array[]>();
-  for (const m of marks) {
-    let keys = byPartition.get(m.partition);
-    if (keys === undefined) byPartition.set(m.partition, (keys = []));
-    keys.push(m.key);
-  }
-  if (byPartition.size === 0) return;
-  await store.mutateMany([...byPartition].map(([id, deletions]) => ({ namespace: logic.markNamespace, id, writeTime, deletions, additions: [] })));
+/** Deletes each mark at the write time it was read with (one mutation per mark: write times differ). */
+async function deleteMarks(store: TwoLevelMapStore, logic: RecountLogic, marks: readonly Mark[]): Promise<void> {
+  if (marks.length === 0) return;
+  await store.mutateMany(marks.map((m) => ({ namespace: logic.markNamespace, id: m.partition, writeTime: m.writeTime, deletions: [m.key], additions: [] })));
 }
 
 function describeMark(m: Mark): string {

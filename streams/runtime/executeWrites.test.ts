@@ -74,3 +74,37 @@ describe('executeWrites', () => {
     expect(await s.store.namespace('t_in').get('b', Uint8Array.of(1))).toBeDefined();
   });
 });
+
+describe('executeWrites within its retry budget', () => {
+  /** A store that never answers: each request fails with a retriable timeout after the driver's request timeout, or after the per-call `timeoutMs` when it is given. */
+  const REQUEST_TIMEOUT_MS = 12_000;
+  function hangingStore(clock: ReturnType<typeof createTestClock>) {
+    const timeouts: (number | undefined)[] = [];
+    const store = createMemoryStore({ namespaces: TEST_NAMESPACES });
+    store.mutateMany = async (_mutations: readonly Mutation[], options?: { timeoutMs?: number }) => {
+      timeouts.push(options?.timeoutMs);
+      await clock.sleep(Math.min(REQUEST_TIMEOUT_MS, options?.timeoutMs ?? REQUEST_TIMEOUT_MS));
+      throw new StoreError('timeout', 'no answer');
+    };
+    return { store, timeouts };
+  }
+
+  it.each([
+    [0, 0],
+    [700, 0],
+    [1_000, 0],
+    [10_000, 0],
+    [1_000, 2_000],
+    [10_000, 2_000],
+  ])('gives up on a write that never answers within a %i ms budget plus a %i ms landing margin, however long the request timeout', async (budgetMs, minAttemptMs) => {
+    const clock = createTestClock();
+    const { store, timeouts } = hangingStore(clock);
+    const start = clock.nowMs();
+    const failures = await executeWrites(store, [put('t_out', 'a', 1)], [0], startRetrySchedule({ budgetMs, initialBackoffMs: 100, maxBackoffMs: 400, minAttemptMs }, clock));
+    expect(failures.get(0)).toMatchObject({ decision: 'repair', error: { code: 'timeout' } });
+    // Each attempt waits what is left of the budget, but at least the margin (a write abandoned sooner may still land) and 100 ms.
+    const floor = Math.max(minAttemptMs, 100);
+    expect(clock.nowMs() - start).toBeLessThanOrEqual(budgetMs + floor);
+    expect(timeouts.every((t) => t !== undefined && t <= Math.max(budgetMs, floor))).toBe(true);
+  });
+});

@@ -33,7 +33,7 @@ export async function executeWrites(
   const failures = new Map<number, WriteFailure>();
   let pending = mutations.map((_, i) => i);
   while (pending.length > 0) {
-    const { failed: failedNow, wholeCall } = await attempt(store, mutations, pending);
+    const { failed: failedNow, wholeCall } = await attempt(store, mutations, pending, schedule.attemptTimeoutMs());
     const retry: number[] = [];
     for (const i of pending) if (!failedNow.has(i)) failures.delete(i);
     if (wholeCall !== undefined && needsIsolation(wholeCall, pending, owners)) {
@@ -67,10 +67,10 @@ interface Attempt {
   readonly wholeCall?: unknown;
 }
 
-/** One `mutateMany` over `pending`. */
-async function attempt(store: TwoLevelMapStore, mutations: readonly Mutation[], pending: readonly number[]): Promise<Attempt> {
+/** One `mutateMany` over `pending`, given what is left of the budget: the last attempt ends with the budget, not a request timeout later. */
+async function attempt(store: TwoLevelMapStore, mutations: readonly Mutation[], pending: readonly number[], timeoutMs: number): Promise<Attempt> {
   try {
-    await store.mutateMany(pending.map((i) => mutations[i] as Mutation));
+    await store.mutateMany(pending.map((i) => mutations[i] as Mutation), { timeoutMs });
     return { failed: new Map() };
   } catch (e) {
     if (isStoreError(e) && e.code === 'partial_failure') {

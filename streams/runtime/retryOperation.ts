@@ -11,12 +11,20 @@ export class EventFault extends Error {
  * Runs one operation, retrying retriable failures while the schedule allows.
  * Throws EventFault for a dead-letter decision, PipelineError FATAL for a
  * fatal one, and PipelineError BATCH_RETRY when retries run out (for runners
- * whose work is idempotent to redo, like the cascade).
+ * whose work is idempotent to redo, like the cascade). `op` gets the time
+ * its attempt may take (what is left of the budget); a store write passes it
+ * on as `mutateMany`'s `timeoutMs`, so the last attempt ends with the budget.
  */
-export async function retryOperation<T>(what: string, boundary: Boundary, schedule: RetrySchedule, op: () => Promise<T>, onRetry: () => void = () => {}): Promise<T> {
+export async function retryOperation<T>(
+  what: string,
+  boundary: Boundary,
+  schedule: RetrySchedule,
+  op: (attempt: { readonly timeoutMs: number }) => Promise<T>,
+  onRetry: () => void = () => {},
+): Promise<T> {
   for (;;) {
     try {
-      return await op();
+      return await op({ timeoutMs: schedule.attemptTimeoutMs() });
     } catch (e) {
       const decision = classifyFailure(boundary, e);
       const message = `${what}: ${describeError(e)}`;

@@ -53,7 +53,12 @@ export function resolveTuning(config: EdgestreamConfig, overrides: Partial<Runti
 /** The consumer-loop settings every runner derives the same way from the config and its tuning. */
 /** The retry policy of a chunk's reads, writes and emits: the config's budget with the tuning's back-offs. */
 export function retryPolicyOf(config: EdgestreamConfig, tuning: RuntimeTuning): RetryPolicy {
-  return { budgetMs: config.runtime.writeRetryBudgetMs, initialBackoffMs: tuning.retryInitialBackoffMs, maxBackoffMs: tuning.retryMaxBackoffMs };
+  return {
+    budgetMs: config.runtime.writeRetryBudgetMs,
+    initialBackoffMs: tuning.retryInitialBackoffMs,
+    maxBackoffMs: tuning.retryMaxBackoffMs,
+    minAttemptMs: config.runtime.writeLandingMarginMs,
+  };
 }
 
 export function consumerLoopSettings(config: EdgestreamConfig, tuning: RuntimeTuning) {

@@ -14,6 +14,7 @@ import {
   createLinkCache,
   createProcessorRuntime,
   createRecounter,
+  createShardOwnership,
   createRepairRunner,
   type Clock,
   type LinkCacheStats,
@@ -113,8 +114,19 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
   const chainStages = SPLIT_CHAIN_STAGES.filter((st) => stages.has(st));
   const chain = createSplitChain({ kafka: opts.kafka, serde: opts.serde, store: opts.store, config, logger: opts.logger, stages: chainStages, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.tuning ? { tuning: opts.tuning } : {}) });
   for (const [stage, runner] of chain) add(stage, runner);
-  const recounter = stages.has('recount')
-    ? createRecounter({ store: opts.store, logic: degreeRecountLogic, logger: opts.logger, intervalMs: config.runtime.recountIntervalMs, ...(opts.clock ? { clock: opts.clock } : {}) })
+  // Recounter instances divide the degree_dirty shards by their group's assignment of the input topic's partitions.
+  const ownership = stages.has('recount')
+    ? createShardOwnership({
+        kafka: opts.kafka,
+        groupId: recounterGroup(config),
+        topic: topicName(config.topics.prefix, 'edge-mutations'),
+        markPartitions: degreeRecountLogic.markPartitions,
+        logger: opts.logger,
+        sessionTimeoutMs: config.runtime.sessionTimeoutMs,
+      })
+    : undefined;
+  const recounter = ownership
+    ? createRecounter({ store: opts.store, logic: degreeRecountLogic, owner: ownership, logger: opts.logger, intervalMs: config.runtime.recountIntervalMs, ...(opts.clock ? { clock: opts.clock } : {}) })
     : undefined;
   return {
     runners,
@@ -127,15 +139,20 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
     },
     async start() {
       await directory?.start();
-      await Promise.all(runners.map((r) => r.start()));
+      await Promise.all([...runners.map((r) => r.start()), ownership?.start()]);
       recounter?.start();
     },
     async stop() {
-      await Promise.all([...runners.map((r) => r.stop()), recounter?.stop()]);
+      await Promise.all([...runners.map((r) => r.stop()), recounter?.stop().then(() => ownership?.stop())]);
       directory?.stop();
     },
     done: Promise.all(runners.map((r) => r.done)).then(() => undefined),
   };
+}
+
+/** The group recounter instances join to divide the degree_dirty shards (it consumes nothing, so `lag` leaves it out). */
+export function recounterGroup(config: EdgestreamConfig): string {
+  return `${config.topics.prefix}recounter`;
 }
 
 /** Consumer group and topic of each consuming stage, as `createEdgePipeline` names them (for `lag`). */

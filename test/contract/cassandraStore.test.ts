@@ -134,6 +134,15 @@ describe('cassandra store specifics', () => {
     }
   });
 
+  it('a mutateMany timeout bounds the wait: a spent one sends nothing and fails retriably, one with time left writes', async () => {
+    const id = freshId('deadline');
+    const err = await expectStoreError(() => store.mutateMany([write('c_main', id, 1), write('c_plain', id, 2)], { timeoutMs: 0 }), 'partial_failure');
+    expect(err.failures.map((f) => [f.error.code, f.error.retriable])).toEqual([['timeout', true]]);
+    expect(await store.namespace('c_main').get(id, b(1))).toBeUndefined();
+    await store.mutateMany([write('c_main', id, 1)], { timeoutMs: 10_000 });
+    expect(hex((await store.namespace('c_main').get(id, b(1)))?.value ?? b())).toBe('01');
+  });
+
   it('writes the groups of namespaces that share an id as one batch: they succeed or fail together', async () => {
     for (const colocateWrites of [true, false]) {
       const mixed = await createCassandraStore({ ...connection, colocateWrites, namespaces: [{ name: 'c_main' }, { name: 'c_not_created' }] });

@@ -37,7 +37,7 @@ describe('cascade runner and recounter on real Kafka and Cassandra (fan-out proc
   const bag = async (type: string, a: string, b: string) => (await store.namespace(`${type}_props`).slice(edgePropsId(a, b), { limit: 100 })).cells.length;
 
   beforeAll(async () => {
-    f = await createRuntimeFixture('cascade', { writeRetryBudgetMs: 500, cascadeSettleMs: 1_200, recountIntervalMs: 200 });
+    f = await createRuntimeFixture('cascade', { writeRetryBudgetMs: 500, cascadeSettleMs: 5_200, recountIntervalMs: 200 });
     store = await f.openStore({ namespaces: edgestreamNamespaces(f.config) });
     producer = createEdgeProducer({ kafka: f.kafka, serde: f.serde, config: f.config });
     const common = { kafka: f.kafka, serde: f.serde, store, config: f.config, logger: f.logger, schema: knownSchemas.EdgeMutation, validate: f.validate };

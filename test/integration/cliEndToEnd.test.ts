@@ -43,7 +43,7 @@ describe('edgestream CLI, end to end', () => {
       edgeTypes: [{ name: 'follows' }],
       topics: { prefix, partitions: 2 },
       cassandra: { keyspace },
-      runtime: { sessionTimeoutMs: 8_000, writeRetryBudgetMs: 1_000, cascadeSettleMs: 2_500, tombstoneCacheTtlMs: 300, recountIntervalMs: 300 },
+      runtime: { sessionTimeoutMs: 8_000, writeRetryBudgetMs: 1_000, cascadeSettleMs: 6_500, tombstoneCacheTtlMs: 300, recountIntervalMs: 300 },
     }));
   });
 

@@ -33,7 +33,7 @@ describe('processor metrics over HTTP (edgestream run --metrics-port)', () => {
     startProcessorProcess({ configFile, stages: ['fanout', 'repair', 'cascade', 'recount'], args, env: { ...endpointsToEnv(env.endpoints), LOG_LEVEL: 'info' }, logPath: path.join(tmp, log), registry: processes });
 
   beforeAll(async () => {
-    env = await createEdgestreamEnv({ name: 'metrics', partitions: 2, runtime: { lagPollIntervalMs: 200, cascadeSettleMs: 6_000 } });
+    env = await createEdgestreamEnv({ name: 'metrics', partitions: 2, runtime: { lagPollIntervalMs: 200, cascadeSettleMs: 6_500 } });
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'edgestream-metrics-'));
     configFile = path.join(tmp, 'edgestream.config.json');
     fs.writeFileSync(configFile, JSON.stringify(env.configInput, null, 2));

@@ -53,7 +53,7 @@ describe('a Cassandra outage during ingest', () => {
       name: 'outage',
       edgeTypes: ['follows'],
       // Short budgets so failures reach the repair topic quickly and repairs retry often.
-      runtime: { writeRetryBudgetMs: 1_000, cascadeSettleMs: 2_500, tombstoneCacheTtlMs: 300, repairInitialBackoffMs: 500, repairMaxBackoffMs: 4_000, repairMaxAttempts: 40 },
+      runtime: { writeRetryBudgetMs: 1_000, cascadeSettleMs: 6_500, tombstoneCacheTtlMs: 300, repairInitialBackoffMs: 500, repairMaxBackoffMs: 4_000, repairMaxAttempts: 40 },
     });
     pipeline = createEdgePipeline({ kafka: env.kafka, serde: env.serde, store: env.store, config: env.config, logger: env.logger, tuning: { progressIntervalMs: 600_000 } });
     await pipeline.start();

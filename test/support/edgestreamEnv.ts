@@ -66,8 +66,9 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
     runtime: {
       sessionTimeoutMs: 8_000, // a SIGKILLed processor's partitions move on quickly
       writeRetryBudgetMs: 1_000,
-      cascadeSettleMs: 2_500,
-      tombstoneCacheTtlMs: 300, // exercises the cache within its safety rule (2 × 1000 + 300 < 2500)
+      // writeLandingMarginMs stays at its 2 s default: the local stack's write_request_timeout.
+      cascadeSettleMs: 6_500,
+      tombstoneCacheTtlMs: 300, // exercises the cache within its safety rule (2 × (1000 + 2000) + 300 < 6500)
       recountIntervalMs: 250,
       repairInitialBackoffMs: 200,
       repairMaxBackoffMs: 2_000,

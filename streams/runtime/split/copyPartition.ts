@@ -1,4 +1,4 @@
-import { copyWrites, nextUpdateTime, splitterDecision } from '../../../processors/split/index.ts';
+import { copyWrites, nextStamps, splitterDecision } from '../../../processors/split/index.ts';
 import { splitMirrorBarrierMs } from '../../../schemas/config/edgestreamConfig.ts';
 import type { SplitTask } from '../../../schemas/index.ts';
 import { splitTargetOf, type WideRowRecord } from '../../../sinks/namespaces/index.ts';
@@ -42,7 +42,7 @@ export async function copyPartition(task: SplitTask, d: SplitStageDeps, ctx: Sta
   let record = decision.record;
   if (record.status === 'PLANNED') {
     const now = micros(ctx.clock.nowMs());
-    const splitting: WideRowRecord = { ...record, status: 'SPLITTING', copyStartedAt: now, updatedAt: nextUpdateTime(record, now) };
+    const splitting: WideRowRecord = { ...record, status: 'SPLITTING', copyStartedAt: now, ...nextStamps(record, now) };
     await ctx.op('recording SPLITTING', 'store', () => d.repository.put(splitting));
     record = splitting;
   }
@@ -63,7 +63,7 @@ export async function copyPartition(task: SplitTask, d: SplitStageDeps, ctx: Sta
     await ctx.heartbeat();
   }
   const now = micros(ctx.clock.nowMs());
-  const split: WideRowRecord = { ...record, status: 'SPLIT', copiedAt: now, copiedRows: checkpoint.copiedRows, updatedAt: nextUpdateTime(record, now) };
+  const split: WideRowRecord = { ...record, status: 'SPLIT', copiedAt: now, copiedRows: checkpoint.copiedRows, ...nextStamps(record, now) };
   await ctx.op('recording SPLIT', 'store', () => d.repository.put(split));
   log.info({ copied_rows: checkpoint.copiedRows }, 'splitter: SPLIT');
   await announceNextStage('split-results', split, ctx);

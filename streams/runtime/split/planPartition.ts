@@ -1,4 +1,4 @@
-import { CHECKSUM_BLOCK_ROWS, ChainChecksum, chooseBuckets, foldPlanPage, nextUpdateTime, plannerDecision, planningRecord, START_PLAN, type PlanProgress } from '../../../processors/split/index.ts';
+import { CHECKSUM_BLOCK_ROWS, ChainChecksum, chooseBuckets, foldPlanPage, nextStamps, plannerDecision, planningRecord, START_PLAN, type PlanProgress } from '../../../processors/split/index.ts';
 import type { WidePartitionDetected } from '../../../schemas/index.ts';
 import type { WideRowRecord } from '../../../sinks/namespaces/index.ts';
 import type { StageContext, StageOutcome } from './createSplitStageRunner.ts';
@@ -67,7 +67,7 @@ export async function planPartition(event: WidePartitionDetected, d: SplitStageD
     bytes: progress.bytes,
     checksum: checksum.digest(),
     plannedAt: now,
-    updatedAt: nextUpdateTime(record, now),
+    ...nextStamps(record, now),
   };
   await ctx.op('recording PLANNED', 'store', () => d.repository.put(planned));
   log.info({ generation: planned.generation, rows, bytes: planned.bytes, buckets: planned.buckets, strategy, checksum: planned.checksum }, 'planner: PLANNED');

@@ -1,4 +1,4 @@
-import { ChainChecksum, compareCells, nextUpdateTime, verifierDecision } from '../../../processors/split/index.ts';
+import { ChainChecksum, compareCells, nextStamps, verifierDecision } from '../../../processors/split/index.ts';
 import type { SplitTask } from '../../../schemas/index.ts';
 import { bucketCount, splitBucketId, splitTargetOf, type SplitTarget, type WideRowRecord, type WideRowVerification } from '../../../sinks/namespaces/index.ts';
 import { compareBytes, keySuccessor, type Cell } from '../../../sinks/store/index.ts';
@@ -40,7 +40,7 @@ export async function verifySplit(task: SplitTask, d: SplitStageDeps, ctx: Stage
     verifiedAt: now,
     verification,
     ...(ok ? {} : { failure: `checksum mismatch: ${verification.mismatchedKeys} key(s) differ between the original and the split (e.g. ${verification.sample.join(', ')})` }),
-    updatedAt: nextUpdateTime(record, now),
+    ...nextStamps(record, now),
   };
   await ctx.op(`recording ${done.status}`, 'store', () => d.repository.put(done));
   (ok ? log.info.bind(log) : log.error.bind(log))({ status: done.status, ...verification }, `verifier: ${done.status}`);

@@ -42,7 +42,7 @@ function renderKey(namespace: string, key: Uint8Array): string {
   }
   if (namespace === 'degree_dirty') {
     const mark = decodeDegreeDirtyKey(key);
-    return `${mark.edgeType}/${mark.direction}/${mark.vertex}`;
+    return `${mark.edgeType}/${mark.direction}/${mark.vertex}${mark.writer === undefined ? '' : ` by ${mark.writer.replace('\u0000', '/')}`}`;
   }
   if (namespace === 'node_tombstones') return "''";
   if (namespace.endsWith('_props')) {
