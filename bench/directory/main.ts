@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     for (const size of sizes) {
       const more = untouchedCompletedRecords(namespaces, seeded.length, size, Date.now() * 1_000);
       await writeWideRows(store, more, (done) => status.update(`seeding wide_rows: ${fmt(seeded.length + done)} / ${fmt(size)}`));
-      seeded.push(...more);
+      for (const r of more) seeded.push(r);
       say(`${fmt(size)} COMPLETED records in wide_rows`);
       results.push(await measureSize(createWideRowRepository(store), namespaces, seeded, calls, repeats));
       const r = results.at(-1) as SizeResult;
