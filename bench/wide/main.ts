@@ -13,7 +13,6 @@ import { reverseLinkNamespace, reverseRecentNamespace, splittableNamespaces } fr
 import type { Mutation } from '../../sinks/store/index.ts';
 import { resolveStack } from '../../stack/resolveStack.ts';
 import { createAvroSerde } from '../../streams/serde/index.ts';
-import { watchCpu, type CpuReport } from '../ingest/procStats.ts';
 import { createStatusLine } from '../ingest/progressLine.ts';
 import { fmt } from '../ingest/stats.ts';
 import { DEFAULT_CHURN_LINKS, DEFAULT_LINKS, parseWideArgs, USAGE, type WideBenchArgs } from './args.ts';
@@ -23,6 +22,7 @@ import { waitForQuietCassandra } from './cassandraQuiet.ts';
 import { countRemoved, followEvent, unfollowEvent, isRemoved, type Celebrity } from './celebrityWorkload.ts';
 import { createCountingStore } from './countingStore.ts';
 import { codeVersion, collectVersions, machine, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
+import { cpuNote, withCpu } from '../shared/measuredCpu.ts';
 import { scanAllInNeighbours } from './fullScan.ts';
 import { loadMutations, type LoadResult } from './loadPhase.ts';
 import { measureNewestPage } from './pageLatency.ts';
@@ -224,18 +224,6 @@ async function runPhases(
     bloomAtSizes,
   };
 }
-
-/** CPU of this process, the servers and the whole machine while `fn` runs; "others" = machine busy minus those. */
-async function withCpu<T extends object>(pids: Record<string, number | undefined>, fn: () => Promise<T>): Promise<T & { cpu: CpuReport & { otherCores: number } }> {
-  const watch = watchCpu({ bench: process.pid, ...pids });
-  const r = await fn();
-  const cpu = watch.stop();
-  const ours = Object.values(cpu.coresByProcess).reduce((a, b) => a + b, 0);
-  return { ...r, cpu: { ...cpu, otherCores: Math.max(0, Math.round((cpu.machineBusyCores - ours) * 100) / 100) } };
-}
-
-const cpuNote = (cpu: CpuReport & { otherCores: number }) =>
-  `cores: ${Object.entries(cpu.coresByProcess).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ')}, other processes ${cpu.otherCores}; machine busy ${cpu.machineBusyCores}/${cpu.machineCores}`;
 
 async function newestPages(reader: EdgeReader, args: WideBenchArgs, A: Celebrity, B: Celebrity, phase: string, pids: Record<string, number | undefined>) {
   const one = async (c: Celebrity) => {
