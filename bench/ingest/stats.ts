@@ -32,7 +32,7 @@ export function acrossRepeats(xs: readonly number[], digits = 2) {
   const min = Math.min(...xs);
   const max = Math.max(...xs);
   const mid = median(xs);
-  return { repeats: xs.map((x) => round(x, digits)), median: round(mid, digits), min: round(min, digits), max: round(max, digits), spreadPct: mid > 0 ? round((100 * (max - min)) / mid, 1) : Number.NaN };
+  return { repeats: xs.map((x) => round(x, digits)), median: round(mid, digits), min: round(min, digits), max: round(max, digits), spreadPct: mid !== 0 ? round((100 * (max - min)) / Math.abs(mid), 1) : Number.NaN };
 }
 
 export type AcrossRepeats = ReturnType<typeof acrossRepeats>;

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { intFlag } from '../shared/intFlag.ts';
 import type { LinkDirection } from '../../sinks/namespaces/index.ts';
 
 /** Flags of `bench:reads`. Every default is the committed bench configuration. */
@@ -98,12 +99,7 @@ export function parseReadsArgs(argv: readonly string[]): ReadsBenchArgs {
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  const int = (name: string, raw: string | undefined, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number => {
-    if (raw === undefined) return fallback;
-    const n = Number(raw.replace(/_/g, ''));
-    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer in [${min}, ${max}], got "${raw}"`);
-    return n;
-  };
+  const int = intFlag;
   const exponent = values['zipf-exponent'] === undefined ? 1.1 : Number(values['zipf-exponent']);
   if (!Number.isFinite(exponent) || exponent <= 0 || exponent > 5) throw new Error(`--zipf-exponent must be in (0, 5], got "${values['zipf-exponent']}"`);
   const hops = (values.hops ?? 'in,out').split(',').map((h) => h.trim());

@@ -67,8 +67,10 @@ function summarisePhase(p: PhaseFigures) {
     },
     fixedRate: {
       http: { p50Ms: over(p.fixedRate, (r) => r.http.p50Ms), p99Ms: over(p.fixedRate, (r) => r.http.p99Ms), achievedRate: over(p.fixedRate, (r) => r.http.achievedRate), errors: p.fixedRate.reduce((a, r) => a + r.http.errors, 0) },
-      edgestream: { p50Ms: over(p.fixedRate, (r) => r.edgestream.p50Ms), p99Ms: over(p.fixedRate, (r) => r.edgestream.p99Ms) },
-      raw: { p50Ms: over(p.fixedRate, (r) => r.raw.p50Ms), p99Ms: over(p.fixedRate, (r) => r.raw.p99Ms) },
+      edgestream: { p50Ms: over(p.fixedRate, (r) => r.edgestream.p50Ms), p99Ms: over(p.fixedRate, (r) => r.edgestream.p99Ms), achievedRate: over(p.fixedRate, (r) => r.edgestream.achievedRate) },
+      raw: { p50Ms: over(p.fixedRate, (r) => r.raw.p50Ms), p99Ms: over(p.fixedRate, (r) => r.raw.p99Ms), achievedRate: over(p.fixedRate, (r) => r.raw.achievedRate) },
+      /** A block whose completions fell below 95% of the offered rate was saturated: its latencies are mostly queueing. */
+      saturatedBlocks: p.fixedRate.flatMap((r, i) => (['http', 'edgestream', 'raw'] as const).filter((side) => r[side].achievedRate < 0.95 * r[side].offeredRate).map((side) => `${side}#${i + 1}`)),
       serverOverheadP50Ms: over(p.fixedRate, (r) => r.http.p50Ms - r.edgestream.p50Ms),
       serverOverheadP99Ms: over(p.fixedRate, (r) => r.http.p99Ms - r.edgestream.p99Ms),
       http_p50_vs_raw: over(p.fixedRate, (r) => ratio(r.http.p50Ms, r.raw.p50Ms)),
@@ -136,7 +138,7 @@ export function buildResult(o: {
 
 export type ReadsBenchResult = ReturnType<typeof buildResult>;
 
-const list = (a: AcrossRepeats, unit = '') => `${a.repeats.map((x) => fmt(x, 2)).join(' / ')}${unit} → median ${fmt(a.median, 2)}${unit} (spread ${a.spreadPct}%)`;
+const list = (a: AcrossRepeats, unit = '', digits = 2) => `${a.repeats.map((x) => fmt(x, digits)).join(' / ')}${unit} → median ${fmt(a.median, digits)}${unit} (spread ${a.spreadPct}%)`;
 const mark = (met: boolean) => (met ? 'met' : 'MISSED');
 
 export function printSummary(r: ReadsBenchResult): void {
@@ -158,10 +160,10 @@ export function printSummary(r: ReadsBenchResult): void {
       `    p50_vs_raw ${list(s.newestPage.p50_vs_raw)} — target ≤ ${TARGETS.pageP50VsRaw}: ${mark(t.newestPageP50VsRaw.met)}`,
       `    p99_vs_raw ${list(s.newestPage.p99_vs_raw)} — target ≤ ${TARGETS.pageP99VsRaw}: ${mark(t.newestPageP99VsRaw.met)}`,
       `  full newest-first scan (edgestream pages of ${r.args.scanPage}, raw fetchSize ${r.args.rawFetchSize})`,
-      `    edgestream rows/s ${list(s.fullScan.edgestreamRowsPerSecond)}`,
-      `    raw        rows/s ${list(s.fullScan.rawRowsPerSecond)}`,
+      `    edgestream rows/s ${list(s.fullScan.edgestreamRowsPerSecond, '', 0)}`,
+      `    raw        rows/s ${list(s.fullScan.rawRowsPerSecond, '', 0)}`,
       `    rows_per_second_vs_raw ${list(s.fullScan.rows_per_second_vs_raw)} — target ≥ ${TARGETS.scanRowsPerSecondVsRaw}: ${mark(t.fullScanRowsPerSecondVsRaw.met)}`,
-      `    reader peak RSS ${list(s.fullScan.readerPeakRssMiB, ' MiB')} (growth ${list(s.fullScan.readerRssGrowthMiB, ' MiB')}); raw scan peak ${list(s.fullScan.rawPeakRssMiB, ' MiB')}`,
+      `    reader peak RSS ${list(s.fullScan.readerPeakRssMiB, ' MiB', 1)} (growth ${list(s.fullScan.readerRssGrowthMiB, ' MiB', 1)}); raw scan peak ${list(s.fullScan.rawPeakRssMiB, ' MiB', 1)}`,
     );
     if (s.traversal && t.traversalP99Ms) {
       lines.push(
@@ -174,9 +176,10 @@ export function printSummary(r: ReadsBenchResult): void {
     }
     lines.push(
       `  newest page at a fixed ${r.args.rate}/s offered, ≤ ${r.args.connections} in flight, ${r.args.httpSeconds} s blocks (open loop)`,
-      `    HTTP (edgestream serve) p50 ${list(s.fixedRate.http.p50Ms, ' ms')}; p99 ${list(s.fixedRate.http.p99Ms, ' ms')}; achieved ${list(s.fixedRate.http.achievedRate, '/s')}; ${s.fixedRate.http.errors} errors`,
-      `    library                 p50 ${list(s.fixedRate.edgestream.p50Ms, ' ms')}; p99 ${list(s.fixedRate.edgestream.p99Ms, ' ms')}`,
-      `    raw                     p50 ${list(s.fixedRate.raw.p50Ms, ' ms')}; p99 ${list(s.fixedRate.raw.p99Ms, ' ms')}`,
+      `    HTTP (edgestream serve) p50 ${list(s.fixedRate.http.p50Ms, ' ms')}; p99 ${list(s.fixedRate.http.p99Ms, ' ms')}; achieved ${list(s.fixedRate.http.achievedRate, '/s', 1)}; ${s.fixedRate.http.errors} errors`,
+      `    library                 p50 ${list(s.fixedRate.edgestream.p50Ms, ' ms')}; p99 ${list(s.fixedRate.edgestream.p99Ms, ' ms')}; achieved ${list(s.fixedRate.edgestream.achievedRate, '/s', 1)}`,
+      `    raw                     p50 ${list(s.fixedRate.raw.p50Ms, ' ms')}; p99 ${list(s.fixedRate.raw.p99Ms, ' ms')}; achieved ${list(s.fixedRate.raw.achievedRate, '/s', 1)}`,
+      ...(s.fixedRate.saturatedBlocks.length > 0 ? [`    SATURATED (completed < 95% of the offered rate; latency is mostly queueing): ${s.fixedRate.saturatedBlocks.join(', ')}`] : []),
       `    server overhead (HTTP − library) p50 ${list(s.fixedRate.serverOverheadP50Ms, ' ms')}; p99 ${list(s.fixedRate.serverOverheadP99Ms, ' ms')}`,
       `    http_p50_vs_raw ${list(s.fixedRate.http_p50_vs_raw)}; http_p99_vs_raw ${list(s.fixedRate.http_p99_vs_raw)}`,
       `  full scan over HTTP: ${fmt(s.httpScan.rowsPerSecond)} rows/s; server RSS ${s.httpScan.serverBaselineRssMiB} → peak ${s.httpScan.serverPeakRssMiB} MiB`,
