@@ -26,3 +26,27 @@ export const fmt = (x: number, digits = 0): string =>
   Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : String(x);
 
 export const mib = (bytes: number | undefined): number => (bytes === undefined ? Number.NaN : round(bytes / (1024 * 1024), 1));
+
+/** One figure over the repeats of a bench: every repeat's value, their median, and the spread (max − min, also as % of the median). */
+export function acrossRepeats(xs: readonly number[], digits = 2) {
+  const min = Math.min(...xs);
+  const max = Math.max(...xs);
+  const mid = median(xs);
+  return { repeats: xs.map((x) => round(x, digits)), median: round(mid, digits), min: round(min, digits), max: round(max, digits), spreadPct: mid !== 0 ? round((100 * (max - min)) / Math.abs(mid), 1) : Number.NaN };
+}
+
+export type AcrossRepeats = ReturnType<typeof acrossRepeats>;
+
+/** p50/p90/p99/max/mean of latencies in ms (nearest rank). */
+export function latencySummary(ms: readonly number[]) {
+  return {
+    samples: ms.length,
+    p50Ms: round(quantile(ms, 0.5), 2),
+    p90Ms: round(quantile(ms, 0.9), 2),
+    p99Ms: round(quantile(ms, 0.99), 2),
+    maxMs: round(Math.max(...ms), 2),
+    meanMs: round(ms.reduce((a, b) => a + b, 0) / Math.max(1, ms.length), 2),
+  };
+}
+
+export type LatencySummary = ReturnType<typeof latencySummary>;

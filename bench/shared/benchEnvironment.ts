@@ -10,17 +10,21 @@ import { round } from '../ingest/stats.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 
-/** The commit the bench runs, and which files outside bench/ differ from it (others may be editing). */
-export function codeVersion(): { commit: string; dirtyOutsideBench: string[] } {
-  try {
-    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench'], { cwd: REPO_ROOT, encoding: 'utf8' })
+/**
+ * The commit the bench runs, which files outside bench/ differ from it (others may be editing),
+ * and whether the whole tracked tree is clean (the figures are then exactly that commit's).
+ */
+export function codeVersion(): { commit: string; dirtyOutsideBench: string[]; cleanTree: boolean } {
+  const changed = (...pathspec: string[]) =>
+    execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', ...pathspec], { cwd: REPO_ROOT, encoding: 'utf8' })
       .split('\n')
       .filter(Boolean)
       .map((l) => l.slice(3));
-    return { commit, dirtyOutsideBench: dirty };
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    return { commit, dirtyOutsideBench: changed('.', ':(exclude)bench'), cleanTree: changed('.').length === 0 };
   } catch {
-    return { commit: 'unknown', dirtyOutsideBench: [] };
+    return { commit: 'unknown', dirtyOutsideBench: [], cleanTree: false };
   }
 }
 

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { intFlag } from '../shared/intFlag.ts';
 
 /** Flags of `bench:wide`. Every default is the committed bench configuration. */
 export interface WideBenchArgs {
@@ -74,12 +75,7 @@ export function parseWideArgs(argv: readonly string[]): WideBenchArgs {
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  const int = (name: string, raw: string | undefined, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number => {
-    if (raw === undefined) return fallback;
-    const n = Number(raw.replace(/_/g, ''));
-    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer in [${min}, ${max}], got "${raw}"`);
-    return n;
-  };
+  const int = intFlag;
   const ratio = values['churn-remove-ratio'] === undefined ? 0.9 : Number(values['churn-remove-ratio']);
   if (!Number.isFinite(ratio) || ratio < 0 || ratio >= 1) throw new Error(`--churn-remove-ratio must be in [0, 1), got "${values['churn-remove-ratio']}"`);
   return {

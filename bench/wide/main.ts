@@ -13,7 +13,6 @@ import { reverseLinkNamespace, reverseRecentNamespace, splittableNamespaces } fr
 import type { Mutation } from '../../sinks/store/index.ts';
 import { resolveStack } from '../../stack/resolveStack.ts';
 import { createAvroSerde } from '../../streams/serde/index.ts';
-import { watchCpu, type CpuReport } from '../ingest/procStats.ts';
 import { createStatusLine } from '../ingest/progressLine.ts';
 import { fmt } from '../ingest/stats.ts';
 import { DEFAULT_CHURN_LINKS, DEFAULT_LINKS, parseWideArgs, USAGE, type WideBenchArgs } from './args.ts';
@@ -23,6 +22,8 @@ import { waitForQuietCassandra } from './cassandraQuiet.ts';
 import { countRemoved, followEvent, unfollowEvent, isRemoved, type Celebrity } from './celebrityWorkload.ts';
 import { createCountingStore } from './countingStore.ts';
 import { codeVersion, collectVersions, machine, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
+import { cleanUpOnSignal } from '../shared/cleanUpOnSignal.ts';
+import { cpuNote, withCpu } from '../shared/measuredCpu.ts';
 import { scanAllInNeighbours } from './fullScan.ts';
 import { loadMutations, type LoadResult } from './loadPhase.ts';
 import { measureNewestPage } from './pageLatency.ts';
@@ -37,7 +38,8 @@ const EDGE_TYPE = 'follows';
 const thresholdRowsFor = (args: WideBenchArgs, liveB: number) => Math.max(1, Math.min(100_000, Math.floor(Math.min(args.links, liveB) / 2)));
 const status = createStatusLine();
 const say = (line: string) => status.log(line);
-let interrupted = false;
+/** Set once the run exists: a signal then cleans it up. */
+let signals: ReturnType<typeof cleanUpOnSignal> | undefined;
 
 async function main(): Promise<void> {
   const args = parseWideArgs(process.argv.slice(2));
@@ -78,7 +80,6 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `edgestream-bench-wide-${id}-`));
   say(`run ${id}: topics ${config.topics.prefix}*, keyspace ${config.cassandra.keyspace}; wide: thresholdRows ${config.wide.thresholdRows}, thresholdBytes ${fmt(config.wide.thresholdBytes)}, directoryRefreshMs ${config.wide.directoryRefreshMs}, targetBucketBytes ${fmt(config.wide.targetBucketBytes)}, maxBuckets ${config.wide.maxBuckets}; runtime.writeRetryBudgetMs ${config.runtime.writeRetryBudgetMs}`);
 
-  let stopping: Promise<void> | undefined;
   const cleanup = async () => {
     if (args.keep) say(`--keep: keyspace ${config.cassandra.keyspace} and topics ${config.topics.prefix}* left in place (chain log and scratch files in ${dir})`);
     else {
@@ -87,14 +88,7 @@ async function main(): Promise<void> {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   };
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    interrupted = true;
-    say(`\n${signal}: cleaning up…`);
-    stopping = cleanup().finally(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  signals = cleanUpOnSignal(cleanup, say);
 
   try {
     const figures = await runPhases(args, run, { kafka, registry, cql, A, B, removedB, liveB, dir, serverPids: serverPidsOf(endpoints) });
@@ -106,9 +100,8 @@ async function main(): Promise<void> {
     fs.writeFileSync(out, `${JSON.stringify(result, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
     say(`result JSON: ${path.relative(REPO_ROOT, out)}`);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    if (!stopping) await cleanup();
+    signals.release();
+    if (!signals.cleanedUp()) await cleanup();
     await admin.disconnect().catch(() => undefined);
     await cql.shutdown().catch(() => undefined);
     await stack.release();
@@ -225,18 +218,6 @@ async function runPhases(
   };
 }
 
-/** CPU of this process, the servers and the whole machine while `fn` runs; "others" = machine busy minus those. */
-async function withCpu<T extends object>(pids: Record<string, number | undefined>, fn: () => Promise<T>): Promise<T & { cpu: CpuReport & { otherCores: number } }> {
-  const watch = watchCpu({ bench: process.pid, ...pids });
-  const r = await fn();
-  const cpu = watch.stop();
-  const ours = Object.values(cpu.coresByProcess).reduce((a, b) => a + b, 0);
-  return { ...r, cpu: { ...cpu, otherCores: Math.max(0, Math.round((cpu.machineBusyCores - ours) * 100) / 100) } };
-}
-
-const cpuNote = (cpu: CpuReport & { otherCores: number }) =>
-  `cores: ${Object.entries(cpu.coresByProcess).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ')}, other processes ${cpu.otherCores}; machine busy ${cpu.machineBusyCores}/${cpu.machineCores}`;
-
 async function newestPages(reader: EdgeReader, args: WideBenchArgs, A: Celebrity, B: Celebrity, phase: string, pids: Record<string, number | undefined>) {
   const one = async (c: Celebrity) => {
     const r = await withCpu(pids, () => measureNewestPage({ reader, edgeType: EDGE_TYPE, vertex: c.id, limit: args.pageLimit, samples: args.samples, status, label: `[${phase}] newest-${args.pageLimit} page of ${c.label}` }));
@@ -258,7 +239,7 @@ async function fullScans(reader: EdgeReader, args: WideBenchArgs, A: Celebrity, 
 
 main().catch((e: unknown) => {
   status.done();
-  if (interrupted) return; // the signal handler cleans up and exits; in-flight work fails on the closed store
+  if (signals?.cleanedUp()) return; // the signal handler cleans up and exits; in-flight work fails on the closed store
   console.error(`bench:wide failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   process.exitCode = 1;
 });

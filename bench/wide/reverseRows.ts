@@ -5,25 +5,28 @@ import { encodeLinkValue, forwardLinkNamespace, reverseLinkNamespace, reverseRec
 import type { Mutation } from '../../sinks/store/index.ts';
 
 /**
- * The writes the real fan-out processor makes for one event, restricted to
- * the reverse namespaces (`T_in`, `T_in_recent`): the only ones a
- * celebrity's in-neighbour reads touch. The forward link, forward recent
- * index and degree marks the pipeline would also write are left out to save
- * load time (the bench says so in its output).
- *
- * Reads are what the store would hold: no node tombstones, and for a
- * REMOVE_EDGE the forward link the bench wrote for the follow, so the
- * processor deletes the superseded `T_in_recent` entry (a Cassandra row
- * tombstone) exactly as the pipeline would.
+ * The writes the real fan-out processor makes for one event, given what the
+ * store would hold: no node tombstones, and for a REMOVE_EDGE the forward
+ * link the bench wrote for the follow (`forwardLink`), so the processor
+ * deletes the superseded `T_in_recent` entry (a Cassandra row tombstone)
+ * exactly as the pipeline would. With `keep`, only those namespaces' writes.
  */
-export function createReverseRows(edgeType: string) {
+export function createFanOutRows(edgeType: string, keep?: ReadonlySet<string>) {
   const fanOut = createFanOutProcessor({ edgeTypes: [{ name: edgeType }] });
-  const keep = new Set([reverseLinkNamespace(edgeType), reverseRecentNamespace(edgeType)]);
   const forwardNs = forwardLinkNamespace(edgeType);
-  return (event: EdgeMutation, forwardLink?: LinkValue): Mutation[] => {
+  return (event: EdgeMutation, forwardLink?: LinkValue): readonly Mutation[] => {
     const reads: ReadResults = {
       get: (r) => (r.namespace === forwardNs && forwardLink !== undefined ? { key: r.key, value: encodeLinkValue(forwardLink), writeTime: forwardLink.time } : undefined),
     };
-    return fanOut.process(event, reads, { wallClockMicros: event.event_time }).writes.filter((m) => keep.has(m.namespace));
+    const writes = fanOut.process(event, reads, { wallClockMicros: event.event_time }).writes;
+    return keep === undefined ? writes : writes.filter((m) => keep.has(m.namespace));
   };
 }
+
+/**
+ * The fan-out's writes restricted to the reverse namespaces (`T_in`,
+ * `T_in_recent`): the only ones a celebrity's in-neighbour reads touch. The
+ * forward link, forward recent index and degree marks the pipeline would also
+ * write are left out to save load time (the bench says so in its output).
+ */
+export const createReverseRows = (edgeType: string) => createFanOutRows(edgeType, new Set([reverseLinkNamespace(edgeType), reverseRecentNamespace(edgeType)]));

@@ -1,0 +1,102 @@
+import type cassandra from 'cassandra-driver';
+import pLimit from 'p-limit';
+import { qualifiedTable } from '../../sinks/cassandra/schemaCql.ts';
+import { decodeLinkValue, decodeRecentKey, decodeVertexKey, LinkState, linkNamespace, reverseRecentNamespace, type LinkDirection } from '../../sinks/namespaces/index.ts';
+
+/**
+ * The store's physical limit for each read the bench compares: the raw
+ * cassandra-driver doing the least work a correct answer needs, with prepared
+ * statements on the tables edgestream wrote (a newest page is one slice of the
+ * time-ordered index; a scan pages that index with a large fetchSize; a
+ * traversal issues the same link-partition pages with the same concurrency).
+ */
+export interface RawNeighbour {
+  readonly peer: string;
+  readonly time: bigint;
+}
+
+export interface RawHopStats {
+  readonly queries: number;
+  readonly rowsRead: number;
+  readonly found: number;
+}
+
+const bytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+
+export function createRawReads(client: cassandra.Client, keyspace: string, edgeType: string) {
+  const recentIn = qualifiedTable(keyspace, reverseRecentNamespace(edgeType));
+  const pageCql = `SELECT key FROM ${recentIn} WHERE id = ? LIMIT ?`;
+  const scanCql = `SELECT key FROM ${recentIn} WHERE id = ?`;
+  const linkCql = (direction: LinkDirection) => {
+    const table = qualifiedTable(keyspace, linkNamespace(edgeType, direction));
+    return { first: `SELECT key, value FROM ${table} WHERE id = ? LIMIT ?`, after: `SELECT key, value FROM ${table} WHERE id = ? AND key > ? LIMIT ?` };
+  };
+
+  return {
+    /** The newest `limit` in-neighbours: one slice of `T_in_recent`. */
+    async newestIn(vertex: string, limit: number): Promise<RawNeighbour[]> {
+      const rs = await client.execute(pageCql, [vertex, limit], { prepare: true, fetchSize: limit });
+      return rs.rows.map((r) => decodeRecentKey(bytes(r['key'] as Buffer)));
+    },
+
+    /** Every in-neighbour newest first: `T_in_recent` paged with `fetchSize`; `onRow` sees each one. */
+    async scanIn(vertex: string, fetchSize: number, onRow: (n: RawNeighbour) => void): Promise<{ rows: number; pages: number }> {
+      let pageState: string | undefined;
+      let rows = 0;
+      let pages = 0;
+      do {
+        const rs = await client.execute(scanCql, [vertex], { prepare: true, fetchSize, ...(pageState === undefined ? {} : { pageState }) });
+        pages++;
+        for (const r of rs.rows) onRow(decodeRecentKey(bytes(r['key'] as Buffer)));
+        rows += rs.rows.length;
+        pageState = rs.pageState ?? undefined;
+      } while (pageState !== undefined);
+      return { rows, pages };
+    },
+
+    /**
+     * The traversal's reads done by hand: breadth first, each hop's frontier
+     * expanded `concurrency` partitions at a time, each partition paged in
+     * min(pageSize, what the cap still wants) link cells, ACTIVE peers not seen
+     * before kept, no new page once the hop holds `cap` vertices.
+     */
+    async traverse(start: string, hops: readonly LinkDirection[], o: { cap: number; pageSize: number; concurrency: number }): Promise<RawHopStats[]> {
+      const visited = new Set([start]);
+      let frontier = [start];
+      const stats: RawHopStats[] = [];
+      for (const direction of hops) {
+        const cql = linkCql(direction);
+        const found: string[] = [];
+        let queries = 0;
+        let rowsRead = 0;
+        const expand = async (vertex: string): Promise<void> => {
+          let after: Buffer | undefined;
+          for (;;) {
+            if (found.length >= o.cap) return;
+            const limit = Math.min(o.pageSize, o.cap - found.length);
+            queries++;
+            const rs = after === undefined ? await client.execute(cql.first, [vertex, limit], { prepare: true }) : await client.execute(cql.after, [vertex, after, limit], { prepare: true });
+            rowsRead += rs.rows.length;
+            for (const r of rs.rows) {
+              if (found.length >= o.cap) return;
+              if (decodeLinkValue(bytes(r['value'] as Buffer)).state !== LinkState.ACTIVE) continue;
+              const peer = decodeVertexKey(bytes(r['key'] as Buffer));
+              if (visited.has(peer)) continue;
+              visited.add(peer);
+              found.push(peer);
+            }
+            if (rs.rows.length < limit) return;
+            after = rs.rows[rs.rows.length - 1]?.['key'] as Buffer;
+          }
+        };
+        const limit = pLimit(o.concurrency);
+        await Promise.all(frontier.map((v) => limit(() => expand(v))));
+        stats.push({ queries, rowsRead, found: found.length });
+        frontier = found;
+      }
+      return stats;
+    },
+  };
+}
+
+export type RawReads = ReturnType<typeof createRawReads>;
