@@ -86,7 +86,7 @@ export async function measurePaired(a: NeighbourPages, b: NeighbourPages, t: Rea
       counts[side].add(s.items);
     }
     scans.push({ a: [ms.a], b: [ms.b] });
-    plan.onProgress?.(`full scans: repeat ${r + 1}/${plan.scanRepeats} done (${order.join(' then ').toUpperCase()}: ${(ms.a / 1000).toFixed(1)} s / ${(ms.b / 1000).toFixed(1)} s)`);
+    plan.onProgress?.(`full scans: repeat ${r + 1}/${plan.scanRepeats} done: A ${(ms.a / 1000).toFixed(1)} s, B ${(ms.b / 1000).toFixed(1)} s (${order[0].toUpperCase()} first)`);
   }
   if (counts.a.size > 1 || counts.b.size > 1) throw new Error(`full scans returned different neighbour counts across repeats: A ${[...counts.a].join('/')}, B ${[...counts.b].join('/')}`);
   return { pages, scans, scanned: { a: [...counts.a][0] ?? 0, b: [...counts.b][0] ?? 0 } };
