@@ -53,6 +53,7 @@ describe('comparePaired', () => {
     expect(p50.bRepeats).toEqual({ min: 10, max: 12 });
     expect(p50.verdict).toBe('faster');
     expect(p50.ratio).toBeCloseTo(11 / 31);
+    expect([p50.bFasterIn, p50.repeats]).toEqual([3, 3]);
   });
 
   it('says "no measurable change" when the machine, not B, makes the difference', () => {

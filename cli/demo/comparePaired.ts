@@ -25,6 +25,9 @@ export interface PairedFigure {
   readonly bRepeats: Range;
   /** B's figure relative to A's, pooled (0.8 = B takes 80 % of A's time). */
   readonly ratio: number;
+  /** Repeats in which B's figure was below A's, out of `repeats`. */
+  readonly bFasterIn: number;
+  readonly repeats: number;
   /** How B compares with A (lower is faster: the figures are times). */
   readonly verdict: Verdict;
 }
@@ -63,5 +66,6 @@ export function comparePaired(repeats: readonly PairedRepeat[], q: number): Pair
   const bPer = repeats.map((r) => quantile(r.b, q));
   const a = quantile(repeats.flatMap((r) => r.a), q);
   const b = quantile(repeats.flatMap((r) => r.b), q);
-  return { a, b, aRepeats: rangeOf(aPer), bRepeats: rangeOf(bPer), ratio: b / a, verdict: judgeRepeats(aPer, bPer) };
+  const bFasterIn = bPer.filter((x, i) => x < (aPer[i] as number)).length;
+  return { a, b, aRepeats: rangeOf(aPer), bRepeats: rangeOf(bPer), ratio: b / a, bFasterIn, repeats: repeats.length, verdict: judgeRepeats(aPer, bPer) };
 }

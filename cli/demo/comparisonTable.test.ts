@@ -19,14 +19,14 @@ describe('latencyConclusion', () => {
   it('says plainly when latency does not change', () => {
     const c = compareReads({ pages: same, scans, scanned: { a: 30_000, b: 30_000 } });
     expect(latencyConclusion(c)).toMatch(/^No measurable latency change at this size/);
-    expect(comparisonTable(c, { a: 30_000, b: 30_000 }).join('\n')).toMatch(/page p50 \(ms\)\s+12\.0 \(11\.0–12\.0\)\s+12\.0 \(11\.0–12\.0\)\s+no measurable change/);
+    expect(comparisonTable(c, { a: 30_000, b: 30_000 }).join('\n')).toMatch(/page p50 \(ms\)\s+12\.0 \(11\.0–12\.0\)\s+12\.0 \(11\.0–12\.0\)\s+no measurable change \(split faster in 1 of 3 repeats\)$/m);
   });
 
   it('names a change only for the figures whose repeats all agree', () => {
     const c = compareReads({ pages: split, scans, scanned: { a: 30_000, b: 30_000 } });
     const text = latencyConclusion(c);
     expect(text).toContain('page p50: split 68 % faster');
-    expect(text).toContain('full scan: no measurable change');
+    expect(text).toContain('full scan: no measurable change (split faster in 2 of 3 repeats)');
   });
 
   it('flags a disagreement in the followers read', () => {

@@ -18,6 +18,7 @@ const cell = (pooled: number, range: { min: number; max: number }) => `${num(poo
 const verdictText = (f: PairedFigure) =>
   f.verdict === 'faster' ? `split ${Math.round((1 - f.ratio) * 100)} % faster`
   : f.verdict === 'slower' ? `split ${Math.round((f.ratio - 1) * 100)} % slower`
+  : f.verdict === 'no measurable change' ? `${f.verdict} (split faster in ${f.bFasterIn} of ${f.repeats} repeats)`
   : f.verdict;
 
 /**
