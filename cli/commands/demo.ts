@@ -10,18 +10,17 @@ import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { createWideRowRepository } from '../../sinks/wide/index.ts';
 import { createEdgeProducer, createWidePartitionPublisher } from '../../streams/producer/index.ts';
 import { createAvroSerde, registerSchemas } from '../../streams/serde/index.ts';
-import { createEdgePipeline, edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
+import { createEdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
 import { ensureTopics, topicSchemas, topicSpecs } from '../../streams/topics/index.ts';
 import type { CommandContext } from '../commandContext.ts';
 import { bucketSizes } from '../demo/bucketSizes.ts';
 import { compareReads, comparisonTable, latencyConclusion } from '../demo/comparisonTable.ts';
-import { measurePaired, timeFullScan } from '../demo/pairedReads.ts';
+import { measurePaired, timeFullScan } from '../demo/measurePaired.ts';
 import { waitForQuietPipeline } from '../demo/waitForQuietPipeline.ts';
 import { openStore } from '../openStore.ts';
 import { createProgress } from '../progress.ts';
 import { createRandom } from '../workload/createRandom.ts';
 import { createZipfSampler } from '../workload/createZipfSampler.ts';
-import { groupLag } from './lag.ts';
 
 export interface DemoOptions {
   readonly followers: number;
@@ -75,7 +74,8 @@ export async function demoCommand(ctx: CommandContext, o: DemoOptions): Promise<
 
     const events = await publishGraph(producer, o);
     say(`3. published ${events} follows: ${o.users} users (Zipf) and @${CELEBRITY} with ${o.followers} followers`);
-    await waitCaughtUp(admin, config);
+    const caughtUp = await waitForQuietPipeline(admin, config, { stages: ['fanout', 'repair'], maxMs: 10 * 60_000, onBusy: (busy) => progress(`   fan-out still busy: ${busy}`) });
+    if (!caughtUp.quiet) throw new Error(`the fan-out did not catch up within 10 minutes (lag ${caughtUp.lag})`);
     say(`   the fan-out caught up after ${secs(t0)}`);
 
     let detectedAt: number | undefined;
@@ -163,19 +163,6 @@ async function publishGraph(producer: ReturnType<typeof createEdgeProducer>, o: 
   progress.add(sent % 2_000);
   progress.done();
   return sent;
-}
-
-async function waitCaughtUp(admin: ReturnType<CommandContext['kafka']['admin']>, config: EdgestreamConfig): Promise<void> {
-  const fanOut = edgePipelineGroups(config).filter((g) => g.stage === 'fanout' || g.stage === 'repair');
-  for (let last = 0; ; ) {
-    const lag = (await Promise.all(fanOut.map((g) => groupLag(admin, g.group, g.topic)))).reduce((n, l) => n + l.lag, 0);
-    if (lag === 0) return;
-    if (Date.now() - last > 5_000) {
-      console.error(`   fan-out lag: ${lag} events`);
-      last = Date.now();
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 async function followChain(repository: ReturnType<typeof createWideRowRepository>, detectedAt: number | undefined): Promise<WideRowRecord[]> {

@@ -1,5 +1,5 @@
 import { comparePaired, type PairedFigure } from './comparePaired.ts';
-import type { PairedReads } from './pairedReads.ts';
+import type { PairedReads } from './measurePaired.ts';
 
 export interface Comparison {
   readonly pageP50: PairedFigure;

@@ -1,14 +1,14 @@
 import type { Admin } from 'kafkajs';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import type { Recounter } from '../../streams/runtime/index.ts';
-import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
+import { edgePipelineGroups, type EdgePipelineStage } from '../../streams/topology/createEdgePipeline.ts';
 import { groupLag } from '../commands/lag.ts';
 
 export interface PipelineQuiet {
   readonly seconds: number;
   /** False when `maxMs` ran out first; `lag` and `recountMarks` then say what was still busy. */
   readonly quiet: boolean;
-  /** Consumer lag summed over every stage's group (fan-out, repair, cascade, planner, splitter, verifier). */
+  /** Consumer lag summed over the stages' groups (default every one: fan-out, repair, cascade, planner, splitter, verifier). */
   readonly lag: number;
   /** Degree marks the recounter's last finished round took (0 = nothing left to recount). */
   readonly recountMarks: number | undefined;
@@ -16,13 +16,13 @@ export interface PipelineQuiet {
 
 /**
  * Waits until the in-process pipeline has nothing left to do: every consumer
- * group has committed up to its topic's end (so no fan-out, repair, cascade or
- * chain work is in flight) and the recounter has finished a round, started
- * after this wait began, that found no marks.
+ * group (of `stages`, default all) has committed up to its topic's end (so no
+ * fan-out, repair, cascade or chain work is in flight) and, when given, the
+ * recounter has finished a round, started after this wait began, that found no marks.
  */
-export async function waitForQuietPipeline(admin: Admin, config: EdgestreamConfig, o: { recounter?: Recounter; maxMs: number; onBusy?: (text: string) => void }): Promise<PipelineQuiet> {
+export async function waitForQuietPipeline(admin: Admin, config: EdgestreamConfig, o: { stages?: readonly EdgePipelineStage[]; recounter?: Recounter; maxMs: number; onBusy?: (text: string) => void }): Promise<PipelineQuiet> {
   const t0 = performance.now();
-  const groups = edgePipelineGroups(config);
+  const groups = edgePipelineGroups(config).filter((g) => o.stages === undefined || o.stages.includes(g.stage));
   const roundsAtStart = o.recounter?.stats().rounds ?? 0;
   for (;;) {
     const lags = await Promise.all(groups.map((g) => groupLag(admin, g.group, g.topic)));
