@@ -33,7 +33,7 @@ const CELEBRITY = 'celebrity';
 const WATCHED = ['follows_in', 'follows_in_recent'] as const;
 const SCAN_PAGE = 1_000;
 const PAGE_REPEATS = 5;
-const PAGE_PAIRS = 40;
+const PAGE_PAIRS = 100;
 const SCAN_REPEATS = 4;
 
 /**

@@ -61,6 +61,6 @@ describe('edgestream demo: a fair before/after', () => {
     const conditions = lines.find((l) => l.startsWith('Conditions:'));
     expect(conditions).toContain(`${os.cpus().length} cores`);
     expect(conditions).toContain(`${FOLLOWERS.toLocaleString('en-US')} followers`);
-    expect(conditions).toMatch(/200 newest-50 pages and 4 full scans .* per side, A\/B alternated; pipeline quiet \(waited [\d.]+ s\) and stopped, Cassandra quiet \(waited [\d.]+ s\)/);
+    expect(conditions).toMatch(/500 newest-50 pages and 4 full scans .* per side, A\/B alternated; pipeline quiet \(waited [\d.]+ s\) and stopped, Cassandra quiet \(waited [\d.]+ s\)/);
   }, 600_000);
 });
