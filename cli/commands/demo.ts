@@ -116,7 +116,7 @@ export async function demoCommand(ctx: CommandContext, o: DemoOptions): Promise<
     say('   (figures pooled over all samples; in brackets the range across repeats)');
     say('');
     say(latencyConclusion(comparison));
-    say(`Conditions: ${os.cpus().length} cores (load average ${load.toFixed(1)} when the reads began; other processes share this machine); @${CELEBRITY} ${fmt(o.followers)} followers, ${fmt(o.users)} users; ` +
+    say(`Conditions: ${os.cpus().length} cores (1-minute load average ${load.toFixed(1)} when the reads began: the stack, this process and whatever else runs here); @${CELEBRITY} ${fmt(o.followers)} followers, ${fmt(o.users)} users; ` +
       `${plan.pageRepeats * plan.pagePairs} newest-50 pages and ${plan.scanRepeats} full scans (pages of ${fmt(SCAN_PAGE)}) per side, A/B alternated; ` +
       `pipeline ${pipelineQuiet.quiet ? 'quiet' : 'NOT quiet'} (waited ${pipelineQuiet.seconds} s) and stopped, Cassandra ${cassandraQuiet.quiet ? 'quiet' : 'NOT quiet'} (waited ${cassandraQuiet.seconds} s).`);
     say(`Bloom filter: ${serving.directory.stats.checks} checks, ${serving.directory.stats.hits} hits, ${serving.directory.stats.filterBits} bits`);

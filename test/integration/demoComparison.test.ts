@@ -59,7 +59,7 @@ describe('edgestream demo: a fair before/after', () => {
     // A sentence on latency and the conditions a reader needs to judge it.
     expect(stdout).toMatch(/^(No measurable latency change at this size|Latency, where every repeat agrees)/m);
     const conditions = lines.find((l) => l.startsWith('Conditions:'));
-    expect(conditions).toContain(`${os.cpus().length} cores`);
+    expect(conditions).toContain(`Conditions: ${os.cpus().length} cores (1-minute load average`);
     expect(conditions).toContain(`${FOLLOWERS.toLocaleString('en-US')} followers`);
     expect(conditions).toMatch(/500 newest-50 pages and 4 full scans .* per side, A\/B alternated; pipeline quiet \(waited [\d.]+ s\) and stopped, Cassandra quiet \(waited [\d.]+ s\)/);
   }, 600_000);
