@@ -45,7 +45,7 @@ const globals = (): GlobalFlags => program.opts<GlobalFlags>();
 
 program
   .command('demo')
-  .description('the main job (npm start): a social graph with a celebrity through the whole pipeline, the celebrity detected wide by its reads, split and verified, read latency before and after')
+  .description('the main job (npm start): a social graph with a celebrity through the whole pipeline, the celebrity detected wide by its reads, split and verified, a paired before/after read comparison in a quiet window')
   .option('--followers <n>', 'followers of the celebrity', positiveInt('--followers'), 30_000)
   .option('--users <n>', 'other users (Zipf follows among them)', positiveInt('--users'), 2_000)
   .option('--keep', 'keep the demo keyspace and topics afterwards', false)

@@ -16,7 +16,7 @@ import { fmt } from '../ingest/stats.ts';
 import { codeVersion, collectVersions, machine, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
 import { cleanUpOnSignal } from '../shared/cleanUpOnSignal.ts';
 import { cpuNote, withCpu } from '../shared/measuredCpu.ts';
-import { waitForQuietCassandra, type QuietWait } from '../wide/cassandraQuiet.ts';
+import { waitForQuietCassandra, type QuietWait } from '../../sinks/cassandra/index.ts';
 import { followEvent, type Celebrity } from '../wide/celebrityWorkload.ts';
 import { loadMutations, type LoadResult } from '../wide/loadPhase.ts';
 import { createFanOutRows, createReverseRows } from '../wide/reverseRows.ts';
@@ -166,7 +166,7 @@ async function measurePhase(
   const { args, celebrity } = x;
   const quietWaits: Record<string, QuietWait> = {};
   const quiet = async (what: string) => {
-    const q = await waitForQuietCassandra(x.cql, { status, label: `[${phase}] ${what}` });
+    const q = await waitForQuietCassandra(x.cql, { onBusy: (busy, ms) => status.update(`[${phase}] ${what}: waiting for Cassandra flushes/compactions to finish (${busy}), ${(ms / 1000).toFixed(0)} s`) });
     quietWaits[what] = q;
     if (!q.quiet) say(`[${phase}] ${what}: Cassandra STILL BUSY after ${q.seconds} s`);
   };

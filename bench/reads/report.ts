@@ -2,7 +2,7 @@ import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts'
 import { acrossRepeats, fmt, round, type AcrossRepeats } from '../ingest/stats.ts';
 import type { codeVersion, collectVersions, machine } from '../shared/benchEnvironment.ts';
 import type { PhaseCpu } from '../shared/measuredCpu.ts';
-import type { QuietWait } from '../wide/cassandraQuiet.ts';
+import type { QuietWait } from '../../sinks/cassandra/index.ts';
 import type { LoadResult } from '../wide/loadPhase.ts';
 import type { SplitPhaseResult } from '../wide/splitPhase.ts';
 import type { ReadsBenchArgs } from './args.ts';
@@ -38,7 +38,7 @@ const METHOD = {
   load: 'straight to Cassandra with store.mutateMany (bench/wide/loadPhase), rows from the real fan-out processor (createFanOutProcessor(config).process) with the reads the store would answer (none: every edge is new): the celebrity\'s --followers follows (only follows_in and follows_in_recent, which its in-neighbour reads touch), and the Zipf graph (--users users, each following --follows-per-user distinct others drawn by Zipf rank, exponent --zipf-exponent) with every write the fan-out makes. Not through Kafka.',
   reader: 'what `edgestream serve` builds (cli/openReader): reads/createEdgeReader over reads/split/createServingPartitions with read counters on, in this process; a fresh one after the split',
   raw: 'a cassandra-driver Client in this process, prepared statements on the tables edgestream wrote: newest page = SELECT key FROM follows_in_recent WHERE id=? LIMIT ? (one slice); full scan = SELECT key FROM follows_in_recent WHERE id=? paged with fetchSize --raw-fetch-size; traversal = SELECT key, value FROM follows_<dir> WHERE id=? [AND key > ?] LIMIT ? per frontier vertex, breadth first, the same cap, page size and concurrency as the reader\'s traversal. After the split the raw reads still read the original partitions (the split leaves them in place): the physical limit of one slice or one paged partition.',
-  quiet: 'before every comparison the bench waits until Cassandra has had no flush or compaction active or pending for 3 s (bench/wide/cassandraQuiet), at most 180 s',
+  quiet: 'before every comparison the bench waits until Cassandra has had no flush or compaction active or pending for 3 s (sinks/cassandra/waitForQuietCassandra), at most 180 s',
   newestPage: 'per repeat, --samples pairs of calls one at a time, edgestream and raw alternating per sample (and which goes first); 5 warm-up pairs; the two pages must hold the same peers; wall time per call, nearest-rank quantiles',
   fullScan: 'per repeat, the reader\'s newest-first scan in pages of --scan-page through cursors (bench/wide/fullScan) and the raw paged read, which goes first alternating per repeat; both keep a SHA-256 of (peer, time) in order, which must be equal; reader RSS: full GC, baseline, VmHWM reset via /proc/self/clear_refs, VmHWM after',
   traversal: 'per repeat, from each of --starts Zipf-drawn start vertices (the same list every repeat), reader.traverse(start, --hops of follows, { perHopCap: --hop-cap, concurrency: reads.traversal.concurrencyPerReplicaSet, pageSize: min(cap, 1000) }) and the raw breadth-first reads, alternating per start; queries per hop from the result\'s per-hop stats and the raw side\'s count',

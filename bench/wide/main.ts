@@ -11,6 +11,7 @@ import { createServingPartitions } from '../../reads/split/createServingPartitio
 import { splitMirrorBarrierMs } from '../../schemas/config/edgestreamConfig.ts';
 import { reverseLinkNamespace, reverseRecentNamespace, splittableNamespaces } from '../../sinks/namespaces/index.ts';
 import type { Mutation } from '../../sinks/store/index.ts';
+import { waitForQuietCassandra } from '../../sinks/cassandra/index.ts';
 import { resolveStack } from '../../stack/resolveStack.ts';
 import { createAvroSerde } from '../../streams/serde/index.ts';
 import { createStatusLine } from '../ingest/progressLine.ts';
@@ -18,7 +19,6 @@ import { fmt } from '../ingest/stats.ts';
 import { DEFAULT_CHURN_LINKS, DEFAULT_LINKS, parseWideArgs, USAGE, type WideBenchArgs } from './args.ts';
 import { checkCostAtSizes } from '../directory/checkCostAtSizes.ts';
 import { measureBloomCost } from './bloomCost.ts';
-import { waitForQuietCassandra } from './cassandraQuiet.ts';
 import { countRemoved, followEvent, unfollowEvent, isRemoved, type Celebrity } from './celebrityWorkload.ts';
 import { createCountingStore } from './countingStore.ts';
 import { codeVersion, collectVersions, machine, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
@@ -144,7 +144,8 @@ async function runPhases(
 
   // ── 2. Before the split ───────────────────────────────────────────────────
   say(`\n── before the split (split-aware serving reader; no split exists yet, so every read goes to the original partitions) ──`);
-  const quietBefore = await waitForQuietCassandra(x.cql, { status, label: '[before]' });
+  const quietBefore = await waitForQuietCassandra(x.cql, { onBusy: (busy, ms) => status.update(`[before]: waiting for Cassandra flushes/compactions to finish (${busy}), ${(ms / 1000).toFixed(0)} s`) });
+  status.done();
   say(`Cassandra ${quietBefore.quiet ? 'quiet' : 'STILL BUSY'} after ${quietBefore.seconds} s (no flush/compaction active or pending for 3 s)`);
   const before = createServingPartitions(counting.store, config);
   await before.start();
@@ -188,7 +189,8 @@ async function runPhases(
 
   // ── 4. After the split ────────────────────────────────────────────────────
   say(`\n── after the split (split-aware serving reader, directory loaded) ──`);
-  const quietAfter = await waitForQuietCassandra(x.cql, { status, label: '[after]' });
+  const quietAfter = await waitForQuietCassandra(x.cql, { onBusy: (busy, ms) => status.update(`[after]: waiting for Cassandra flushes/compactions to finish (${busy}), ${(ms / 1000).toFixed(0)} s`) });
+  status.done();
   say(`Cassandra ${quietAfter.quiet ? 'quiet' : 'STILL BUSY'} after ${quietAfter.seconds} s (no flush/compaction active or pending for 3 s)`);
   let fallbacks = 0;
   const after = createServingPartitions(counting.store, config, { onFallback: () => void fallbacks++ });

@@ -5,7 +5,7 @@ import { fmt, round } from '../ingest/stats.ts';
 import type { WideBenchArgs } from './args.ts';
 import type { CheckCostAtSize } from '../directory/checkCostAtSizes.ts';
 import type { BloomCost } from './bloomCost.ts';
-import type { QuietWait } from './cassandraQuiet.ts';
+import type { QuietWait } from '../../sinks/cassandra/index.ts';
 import type { Celebrity } from './celebrityWorkload.ts';
 import type { ReadCounts } from './countingStore.ts';
 import type { codeVersion, collectVersions, machine } from '../shared/benchEnvironment.ts';

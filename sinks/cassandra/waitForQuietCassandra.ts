@@ -1,6 +1,4 @@
 import type cassandra from 'cassandra-driver';
-import type { createStatusLine } from '../ingest/progressLine.ts';
-import { round } from '../ingest/stats.ts';
 
 const POOLS = new Set(['CompactionExecutor', 'MemtableFlushWriter', 'MemtablePostFlush']);
 
@@ -10,13 +8,22 @@ export interface QuietWait {
   readonly quiet: boolean;
 }
 
+export interface QuietWaitOptions {
+  /** Give up (quiet: false) after this long. Default 180 s. */
+  readonly maxMs?: number;
+  /** How long no pool may be busy. Default 3 s. */
+  readonly quietMs?: number;
+  /** Called on every poll while a pool is busy: "CompactionExecutor 2, MemtableFlushWriter 1". */
+  readonly onBusy?: (busy: string, elapsedMs: number) => void;
+}
+
 /**
  * Waits until Cassandra has had no flush or compaction task active or pending
  * (`system_views.thread_pools`) for `quietMs`, at most `maxMs`, so a
- * measurement phase does not start while the server is still digesting the
- * writes of the previous one (the load, or the split's copy).
+ * measurement does not start while the server is still digesting earlier
+ * writes (a load, or a split's copy). Used by bench:wide and the demo.
  */
-export async function waitForQuietCassandra(cql: cassandra.Client, o: { maxMs?: number; quietMs?: number; status: ReturnType<typeof createStatusLine>; label: string }): Promise<QuietWait> {
+export async function waitForQuietCassandra(cql: cassandra.Client, o: QuietWaitOptions = {}): Promise<QuietWait> {
   const maxMs = o.maxMs ?? 180_000;
   const quietMs = o.quietMs ?? 3_000;
   const t0 = performance.now();
@@ -30,15 +37,10 @@ export async function waitForQuietCassandra(cql: cassandra.Client, o: { maxMs?: 
     const now = performance.now();
     if (busy.length === 0) quietSince ??= now;
     else quietSince = undefined;
-    if (quietSince !== undefined && now - quietSince >= quietMs) {
-      o.status.done();
-      return { seconds: round((now - t0) / 1000, 1), quiet: true };
-    }
-    if (now - t0 > maxMs) {
-      o.status.done();
-      return { seconds: round((now - t0) / 1000, 1), quiet: false };
-    }
-    if (busy.length > 0) o.status.update(`${o.label}: waiting for Cassandra flushes/compactions to finish (${busy.map((p) => `${p.name} ${p.n}`).join(', ')}), ${((now - t0) / 1000).toFixed(0)} s`);
+    const seconds = Math.round((now - t0) / 100) / 10;
+    if (quietSince !== undefined && now - quietSince >= quietMs) return { seconds, quiet: true };
+    if (now - t0 > maxMs) return { seconds, quiet: false };
+    if (busy.length > 0) o.onBusy?.(busy.map((p) => `${p.name} ${p.n}`).join(', '), now - t0);
     await new Promise((r) => setTimeout(r, 500));
   }
 }
