@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ReadArgumentError } from '../reads/index.ts';
-import { parseHops, parseKeys, withFlagNames } from './readFlags.ts';
+import { microsFlag, parseHops, parseKeys, withFlagNames } from './readFlags.ts';
 import { propertyJson } from '../sinks/namespaces/index.ts';
 import { microsToIso } from './readOutput.ts';
 
@@ -11,6 +11,12 @@ describe('read command flags', () => {
     expect(() => parseHops('follows:out:x')).toThrow(/--hops/);
     expect(parseHops('follows:out:50,likes:in')).toEqual([{ type: 'follows', direction: 'out', cap: 50 }, { type: 'likes', direction: 'in' }]);
     expect(() => parseHops('follows:out:5:6')).toThrow(/--hops/);
+  });
+
+  it('parses --low/--high as µs bigints and refuses anything else naming the flag', () => {
+    expect(microsFlag('--low')('1732400000000000')).toBe(1732400000000000n);
+    expect(microsFlag('--high')('9223372036854775808')).toBe(2n ** 63n); // the reader refuses it past its bound
+    for (const bad of ['-1', '1.5', '1e6', '', 'yesterday', '12345678901234567890']) expect(() => microsFlag('--low')(bad)).toThrow(/^--low must be a time in µs/);
   });
 
   it('splits --keys on commas', () => {
@@ -26,6 +32,8 @@ describe('read command flags', () => {
     ['hops[1].type', "unknown edge type 'x'", /^--hops \(item 2\.type\): unknown edge type 'x'$/],
     ['keys[0]', 'must not be empty', /^--keys \(item 1\): must not be empty$/],
     ['type', "unknown edge type 'x'", /^<type>: unknown edge type 'x'$/],
+    ['low', 'must be at most high (1), got 2', /^--low: must be at most high \(1\), got 2$/],
+    ['dsts[2]', 'must not be empty', /^<dst...> \(item 3\): must not be empty$/],
   ])('restates a reader error on %s in terms of the flag', async (argument, reason, message) => {
     await expect(withFlagNames(() => Promise.reject(new ReadArgumentError(argument, reason)))).rejects.toThrow(message);
   });

@@ -23,9 +23,18 @@ export const positiveIntFlag = (flag: string) => (value: string): number => {
   return n;
 };
 
+/** A time flag in µs since the epoch (a decimal integer), naming the flag when it is not one; the reader checks its range. */
+export const microsFlag = (flag: string) => (value: string): bigint => {
+  if (!/^\d{1,19}$/.test(value)) throw new InvalidArgumentError(`${flag} must be a time in µs since the epoch (a decimal integer), got "${value}"`);
+  return BigInt(value);
+};
+
 /** Reader argument → the flag or positional a CLI user typed. */
 const FLAG_OF: Readonly<Record<string, string>> = {
   limit: '--limit',
+  low: '--low',
+  high: '--high',
+  dsts: '<dst...>',
   cursor: '--cursor',
   order: '--order',
   keys: '--keys',

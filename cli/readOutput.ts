@@ -1,8 +1,14 @@
 import { propertyJson, type PropertyValue } from '../sinks/namespaces/index.ts';
 
-/** Output helpers of the read commands: one JSON document on stdout, bigints as decimal strings. */
+/** Output helpers of the read commands: one JSON document on stdout, bigints as decimal strings, bytes (a link's `data`) as base64. */
 export function printJson(document: unknown): void {
-  console.log(JSON.stringify(document, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)));
+  console.log(
+    JSON.stringify(document, function (this: Record<string, unknown>, key, value: unknown) {
+      const raw = this[key]; // before Buffer#toJSON turned it into { type, data }
+      if (raw instanceof Uint8Array) return Buffer.from(raw).toString('base64');
+      return typeof value === 'bigint' ? value.toString() : value;
+    }),
+  );
 }
 
 /** An event time (µs) as ISO-8601 with microseconds. */

@@ -1,4 +1,4 @@
-import type { LinkDirection, LinkState, PropertyValue } from '../sinks/namespaces/index.ts';
+import type { LinkDirection, LinkValue, PropertyValue } from '../sinks/namespaces/index.ts';
 import type { PartialReason } from './readBudget.ts';
 
 /**
@@ -15,6 +15,22 @@ export interface EdgeReader {
   out(type: string, vertex: string, options: NeighbourPageOptions): Promise<NeighbourPage>;
   /** A page of `vertex`'s ACTIVE in-neighbours (vertex is the dst). */
   in(type: string, vertex: string, options: NeighbourPageOptions): Promise<NeighbourPage>;
+  /**
+   * TAO's `assoc_time_range`: a page of `vertex`'s ACTIVE neighbours in
+   * `direction` whose edge time lies in [low, high), newest first: one slice
+   * of the `*_recent` index bounded at both ends and one `getKeys` of the link
+   * partition per read, as for a newest page. Page on by `cursor`, or by time
+   * (`high` = the last item's time; exact while no two edges of `vertex` share a time).
+   */
+  timeRange(type: string, vertex: string, direction: LinkDirection, options: TimeRangeOptions): Promise<NeighbourPage>;
+  /**
+   * TAO's `assoc_get`: the links src → each of `dsts` (1..MAX_EDGES_PER_GET,
+   * duplicates dropped), in the order asked, from ONE `getKeys` of `T_out[src]`;
+   * with `keys`, also those properties of each edge found (one multi-key read
+   * per edge's bag). An edge no op ever touched has `link` undefined;
+   * REMOVED (and HIDDEN) links are returned with their state.
+   */
+  edges(type: string, src: string, dsts: readonly string[], options?: EdgesOptions): Promise<EdgeGet[]>;
   /**
    * The edge's property bag (shared by a→b and b→a). With `keys`, only those
    * properties are read (one point read each, served from a short-lived
@@ -34,11 +50,31 @@ export interface EdgeReader {
   traverse(start: string, hops: readonly TraversalHop[], options?: TraversalOptions): Promise<Traversal>;
 }
 
-export interface EdgeLink {
-  readonly state: LinkState;
-  /** Event time of the winning write, µs. */
-  readonly time: bigint;
-  readonly mutationId: string;
+/** A link as stored in `T_out[src]`: its state, edge time (µs), mutation id (and `data` once links carry it). */
+export type EdgeLink = LinkValue;
+
+export interface TimeRangeOptions extends ReadBounds {
+  /** Oldest edge time included, µs; default 0. */
+  readonly low?: bigint;
+  /** Edge time excluded and every later one, µs; default unbounded. At least `low`. */
+  readonly high?: bigint;
+  /** Most neighbours to return, an integer in [1, MAX_RANGE_LIMIT]. */
+  readonly limit: number;
+  /** The `cursor` of the previous page (newest order, same vertex, type, direction): continues within [low, high). */
+  readonly cursor?: string;
+}
+
+export interface EdgesOptions extends ReadBounds {
+  /** Properties to read of each edge found (key pushdown); none when absent. */
+  readonly keys?: readonly string[];
+}
+
+export interface EdgeGet {
+  readonly dst: string;
+  /** Undefined when no op ever touched src → dst. */
+  readonly link: EdgeLink | undefined;
+  /** The requested properties present on the edge, when `keys` were asked and the link exists. */
+  readonly props?: Record<string, PropertyValue>;
 }
 
 /**
@@ -72,11 +108,9 @@ export interface NeighbourPageOptions extends ReadBounds {
   readonly order?: NeighbourOrder;
 }
 
-export interface Neighbour {
+/** An ACTIVE link seen from the vertex read: the peer and the link value's fields but its state (`time` is the edge time of the ADD_EDGE, µs). */
+export interface Neighbour extends Omit<LinkValue, 'state'> {
   readonly peer: string;
-  /** Event time of the ADD_EDGE that made the link ACTIVE, µs. */
-  readonly time: bigint;
-  readonly mutationId: string;
 }
 
 export interface NeighbourPage {

@@ -1,5 +1,5 @@
 import type { SplitTarget } from '../sinks/namespaces/index.ts';
-import type { Cell, ReplicaGroup } from '../sinks/store/index.ts';
+import { compareBytes, type Cell, type ReplicaGroup } from '../sinks/store/index.ts';
 
 /**
  * The read port of the reader API: point reads and ascending pages of one
@@ -19,9 +19,9 @@ export interface PartitionReader {
    */
   getKeys(namespace: string, id: string, keys: readonly Uint8Array[]): Promise<(Cell | undefined)[]>;
   /**
-   * Up to `limit` live cells with key > `after` (or from the smallest key when
-   * absent), ascending in unsigned byte order. `exhausted` is true when no
-   * cell after the last one returned existed at read time.
+   * Up to `limit` live cells with `after` < key < `before` (either bound may
+   * be absent), ascending in unsigned byte order. `exhausted` is true when no
+   * cell after the last one returned (and below `before`) existed at read time.
    */
   page(namespace: string, id: string, query: PartitionPageQuery): Promise<PartitionPage>;
   /**
@@ -45,8 +45,17 @@ export interface PartitionReader {
 export interface PartitionPageQuery {
   /** Exclusive lower bound: the last key of the previous page. */
   readonly after?: Uint8Array;
+  /** Exclusive upper bound (a time range of a `*_recent` index). */
+  readonly before?: Uint8Array;
   /** Most cells, an integer in [1, MAX_SLICE_LIMIT]. */
   readonly limit: number;
+}
+
+/** The part of an ascending page below `before`: a cell at or past it ends the range, so the page is then exhausted. */
+export function pageBelow(page: PartitionPage, before: Uint8Array | undefined): PartitionPage {
+  if (before === undefined) return page;
+  const inside = page.cells.findIndex((c) => compareBytes(c.key, before) >= 0);
+  return inside === -1 ? page : { cells: page.cells.slice(0, inside), exhausted: true };
 }
 
 export interface PartitionScanQuery {

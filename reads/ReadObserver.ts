@@ -1,5 +1,5 @@
 /** The reader's operations, as metrics label them. */
-export type ReadOperation = 'edge' | 'out' | 'in' | 'props' | 'count' | 'traverse';
+export type ReadOperation = 'edge' | 'edges' | 'out' | 'in' | 'timeRange' | 'props' | 'count' | 'traverse';
 
 /** One finished reader call. */
 export interface ReadObservation {

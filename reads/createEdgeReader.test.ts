@@ -10,7 +10,8 @@ import { createEdgeReader, type EdgeReaderOptions } from './createEdgeReader.ts'
 import { MAX_SCAN_ROUNDS } from './scanNeighbours.ts';
 import { createStorePartitionReader } from './createStorePartitionReader.ts';
 import type { PartitionReader } from './PartitionReader.ts';
-import type { EdgeReader, Neighbour, NeighbourPageOptions } from './EdgeReader.ts';
+import type { EdgeReader, Neighbour, NeighbourOrder, NeighbourPageOptions, TimeRangeOptions } from './EdgeReader.ts';
+import { encodeNeighbourCursor } from './neighbourCursor.ts';
 import type { ReadSample } from './ReadCounters.ts';
 import { recordingPartitionReader } from './testing/recordingPartitionReader.ts';
 
@@ -257,6 +258,8 @@ describe('createEdgeReader: cursor misuse', () => {
   );
 });
 
+const cursorOf = (order: NeighbourOrder, direction: 'out' | 'in') => encodeNeighbourCursor({ order, direction, type: 'follows', vertex: 'a', after: Uint8Array.of(1) });
+
 describe('createEdgeReader: argument checks', () => {
   it.each<[string, (r: EdgeReader) => Promise<unknown>, string, RegExp]>([
     ['an unknown edge type', (r) => r.out('knows', 'a', { limit: 1 }), 'type', /unknown edge type 'knows' \(configured: follows, likes\)/],
@@ -281,6 +284,17 @@ describe('createEdgeReader: argument checks', () => {
     ['a negative deadline', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { deadlineMs: -1 }), 'deadlineMs', /must be an integer in \[1, /],
     ['a signal that is not an AbortSignal', (r) => r.traverse('a', [{ type: 'follows', direction: 'out' }], { signal: {} as AbortSignal }), 'signal', /must be an AbortSignal/],
     ['a page with a row budget of 0', (r) => r.out('follows', 'a', { limit: 1, maxRows: 0 }), 'maxRows', /must be an integer in \[1, /],
+    ['a time range with low above high', (r) => r.timeRange('follows', 'a', 'out', { limit: 1, low: 20n, high: 10n }), 'low', /must be at most high \(10\), got 20/],
+    ['a negative high', (r) => r.timeRange('follows', 'a', 'in', { limit: 1, high: -1n }), 'high', /must be a time in µs/],
+    ['a low that is not a bigint', (r) => r.timeRange('follows', 'a', 'out', { limit: 1, low: 5 as unknown as bigint }), 'low', /got 5/],
+    ['a time range limit above 10000', (r) => r.timeRange('follows', 'a', 'out', { limit: 10_001 }), 'limit', /\[1, 10000\]/],
+    ['a time range in a bad direction', (r) => r.timeRange('follows', 'a', 'up' as 'out', { limit: 1 }), 'direction', /'out' or 'in'/],
+    ['a time range with a cursor of the other direction', (r) => r.timeRange('follows', 'a', 'in', { limit: 1, cursor: cursorOf('newest', 'out') }), 'cursor', /belongs to another query/],
+    ['a time range with a cursor in peer order', (r) => r.timeRange('follows', 'a', 'out', { limit: 1, cursor: cursorOf('peer', 'out') }), 'cursor', /belongs to another query/],
+    ['a multi-get of no edges', (r) => r.edges('follows', 'a', []), 'dsts', /1 to 128 vertices, got 0/],
+    ['a multi-get of 129 edges', (r) => r.edges('follows', 'a', Array.from({ length: 129 }, (_, i) => `d${i}`)), 'dsts', /got 129/],
+    ['a multi-get with a bad dst', (r) => r.edges('follows', 'a', ['b', '']), 'dsts[1]', /must not be empty/],
+    ['a multi-get with an empty key list', (r) => r.edges('follows', 'a', ['b'], { keys: [] }), 'keys', /at least one property/],
   ])('%s is refused naming the argument, before any read', async (_, call, argument, message) => {
     const { reader, recording } = await setup([]);
     await expect(call(reader)).rejects.toMatchObject({ name: 'ReadArgumentError', argument });
@@ -386,3 +400,177 @@ describe('createEdgeReader: read budgets', () => {
   });
 });
 
+
+/** A time range of `hub` read to its end by cursor; `limits` cycles through the page sizes. */
+async function rangeByCursor(reader: EdgeReader, direction: 'out' | 'in', range: Pick<TimeRangeOptions, 'low' | 'high'>, limits: readonly number[]) {
+  return allPages((o) => reader.timeRange('follows', 'hub', direction, { ...range, limit: o.limit, ...(o.cursor === undefined ? {} : { cursor: o.cursor }) }), limits);
+}
+
+/** A time range of `hub` read to its end by time: each next page asks for `high` = the last item's time. */
+async function rangeByTime(reader: EdgeReader, direction: 'out' | 'in', low: bigint | undefined, high: bigint | undefined, limit: number) {
+  const items: Neighbour[] = [];
+  let before = high;
+  for (;;) {
+    const page = await reader.timeRange('follows', 'hub', direction, { limit, ...(low === undefined ? {} : { low }), ...(before === undefined ? {} : { high: before }) });
+    items.push(...page.items);
+    if (page.cursor === undefined) return items;
+    before = page.items.at(-1)!.time;
+  }
+}
+
+describe('createEdgeReader: time ranges (assoc_time_range)', () => {
+  const vertex = fc.constantFrom('hub', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'pé');
+  const bound = fc.option(fc.bigInt({ min: 0n, max: 45n }), { nil: undefined });
+  const range = fc.tuple(bound, bound).map(([a, b]): [bigint | undefined, bigint | undefined] => (a !== undefined && b !== undefined && a > b ? [b, a] : [a, b]));
+  const inRange = (low: bigint | undefined, high: bigint | undefined) => (n: { time: bigint }) => (low === undefined || n.time >= low) && (high === undefined || n.time < high);
+
+  it('exactly the ACTIVE links with time in [low, high), newest first, paged by cursor completely and without overlap (random ops, arrival orders, times with ties)', async () => {
+    const op = fc.record({
+      op: fc.constantFrom<EdgeMutation['op']>('ADD_EDGE', 'ADD_EDGE', 'ADD_EDGE', 'REMOVE_EDGE'),
+      src: fc.oneof(fc.constant('hub'), vertex),
+      dst: fc.oneof(fc.constant('hub'), vertex),
+      time: fc.bigInt({ min: 1n, max: 40n }),
+      id: fc.constantFrom('m1', 'm2', 'z'),
+    });
+    const scenario = fc.record({
+      events: fc.array(op, { minLength: 1, maxLength: 60 }).chain((ops) => fc.shuffledSubarray(ops, { minLength: ops.length })),
+      limits: fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 4 }),
+      maxPageCells: fc.integer({ min: 1, max: 8 }),
+      range,
+    });
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ events, limits, maxPageCells, range: [low, high] }) => {
+        const mutations = events.map((e) => event(e.op, e.src, e.dst, e.time, { mutation_id: e.id }));
+        const { reader } = await setup(mutations, { maxPageCells });
+        const model = applyLww(mutations);
+        for (const direction of ['out', 'in'] as const) {
+          const expected = (model.newestFirst.get(modelKey('follows', direction, 'hub')) ?? []).filter(inRange(low, high));
+          expect(await rangeByCursor(reader, direction, { ...(low === undefined ? {} : { low }), ...(high === undefined ? {} : { high }) }, limits)).toEqual(expected);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('paging by time (high = the last item\'s time) is complete and non-overlapping when edge times are distinct', async () => {
+    const scenario = fc.record({
+      links: fc.uniqueArray(fc.record({ peer: vertex, time: fc.bigInt({ min: 1n, max: 40n }), removed: fc.boolean(), out: fc.boolean() }), { selector: (l) => l.time, maxLength: 30 }),
+      limit: fc.integer({ min: 1, max: 6 }),
+      range,
+    });
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ links, limit, range: [low, high] }) => {
+        const mutations = links.flatMap((l, i) => {
+          const [src, dst] = l.out ? ['hub', `${l.peer}-${i}`] : [`${l.peer}-${i}`, 'hub'];
+          return l.removed ? [add(src, dst, l.time), remove(src, dst, l.time + 100n)] : [add(src, dst, l.time)];
+        });
+        const { reader } = await setup(mutations);
+        const model = applyLww(mutations);
+        for (const direction of ['out', 'in'] as const) {
+          const expected = (model.newestFirst.get(modelKey('follows', direction, 'hub')) ?? []).filter(inRange(low, high));
+          expect(await rangeByTime(reader, direction, low, high, limit)).toEqual(expected);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a page is one slice bounded at both ends and one getKeys of the links: two queries, even for 10 000 neighbours', async () => {
+    const events = Array.from({ length: 12_000 }, (_, i) => add('hub', `p${i}`, BigInt(1_000 + i)));
+    const { reader, recording } = await setup(events);
+    const page = await reader.timeRange('follows', 'hub', 'out', { low: 1_500n, high: 11_600n, limit: 10_000 });
+    expect(page.items.map((n) => n.time)).toEqual(Array.from({ length: 10_000 }, (_, i) => 11_599n - BigInt(i)));
+    expect(page.cursor).toBeDefined();
+    expect(recording.calls.map((c) => [c.kind, c.namespace])).toEqual([
+      ['page', 'follows_out_recent'],
+      ['getKeys', 'follows_out'],
+    ]);
+    expect(recording.calls[0]?.after).toBeDefined();
+    expect(recording.calls[0]?.before).toBeDefined();
+    recording.reset();
+    const rest = await reader.timeRange('follows', 'hub', 'out', { low: 1_500n, high: 11_600n, limit: 10_000, cursor: page.cursor! });
+    expect(rest.items.map((n) => n.time)).toEqual(Array.from({ length: 100 }, (_, i) => 1_599n - BigInt(i)));
+    expect(rest.cursor).toBeUndefined();
+    expect(recording.calls).toHaveLength(2); // the slice stops at low: nothing older is read
+    expect(recording.calls[0]?.limit).toBeLessThanOrEqual(12_500);
+  });
+
+  it('"everything since t" (low only) stops at t, and an empty range reads nothing', async () => {
+    const events = Array.from({ length: 50 }, (_, i) => add('hub', `p${i}`, BigInt(10 + i)));
+    const { reader, recording, samples } = await setup(events);
+    const since = await reader.timeRange('follows', 'hub', 'out', { low: 55n, limit: 100 });
+    expect(since).toEqual({ items: [59n, 58n, 57n, 56n, 55n].map((t) => ({ peer: `p${t - 10n}`, time: t, mutationId: expect.any(String) })) });
+    expect(samples.find((s) => s.namespace === 'follows_out_recent')?.sample.rowsRead).toBe(5);
+    recording.reset();
+    expect(await reader.timeRange('follows', 'hub', 'out', { low: 30n, high: 30n, limit: 5 })).toEqual({ items: [] });
+    expect(recording.calls).toEqual([]);
+  });
+
+  it('within a budget: a range page past maxQueries throws ReadLimitError', async () => {
+    const stale = Array.from({ length: 40 }, (_, i) => [remove('hub', `s${i}`, 1_000n + BigInt(i)), add('hub', `s${i}`, 100n + BigInt(i))]).flat();
+    const { reader } = await setup(stale, { maxPageCells: 4 });
+    await expect(reader.timeRange('follows', 'hub', 'out', { limit: 3, maxQueries: 3 })).rejects.toMatchObject({ name: 'ReadLimitError' });
+  });
+
+  it('derives a range page from the link partition when the index read fails with read_failure: same items', async () => {
+    const events = [...Array.from({ length: 30 }, (_, i) => add('hub', `p${i}`, BigInt(10 + i))), ...Array.from({ length: 8 }, (_, i) => remove('hub', `p${i * 3}`, 200n + BigInt(i)))];
+    const { harness, reader: normal } = await setup(events);
+    const plain = createStorePartitionReader(harness.store);
+    const failing: PartitionReader = {
+      ...plain,
+      page: (namespace, id, query) => (namespace.endsWith('_recent') ? Promise.reject(new StoreError('read_failure', 'tombstones')) : plain.page(namespace, id, query)),
+    };
+    const reader = createEdgeReader({ partitions: failing, config });
+    for (const [low, high] of [[15n, 33n], [0n, 12n], [25n, undefined]] as const) {
+      const opts = { low, ...(high === undefined ? {} : { high }) };
+      const expected = await rangeByCursor(normal, 'out', opts, [4]);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(await rangeByCursor(reader, 'out', opts, [4])).toEqual(expected);
+    }
+  });
+});
+
+describe('createEdgeReader: multi-get of edges (assoc_get)', () => {
+  it('equals per-edge point reads (link, and properties with key pushdown), absent edges undefined, REMOVED with its state', async () => {
+    const peers = ['b', 'c', 'd', 'e', 'x', 'hub'];
+    const op = fc.record({
+      op: fc.constantFrom<EdgeMutation['op']>('ADD_EDGE', 'ADD_EDGE', 'REMOVE_EDGE', 'SET_PROPERTIES'),
+      dst: fc.constantFrom(...peers),
+      time: fc.bigInt({ min: 1n, max: 20n }),
+      properties: fc.dictionary(fc.constantFrom('w', 'n', 'z'), fc.oneof(fc.integer().map(BigInt), fc.string({ maxLength: 3 })), { maxKeys: 2 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 30 }), fc.subarray(peers, { minLength: 1 }), fc.option(fc.subarray(['w', 'n', 'z'], { minLength: 1 }), { nil: undefined }), async (ops, dsts, keys) => {
+        const { reader } = await setup(ops.map((o) => event(o.op, 'hub', o.dst, o.time, { properties: o.properties })));
+        const got = await reader.edges('follows', 'hub', dsts, keys === undefined ? {} : { keys });
+        const expected = await Promise.all(
+          dsts.map(async (dst) => {
+            const link = await reader.edge('follows', 'hub', dst);
+            return keys === undefined || link === undefined ? { dst, link } : { dst, link, props: await reader.props('follows', 'hub', dst, keys) };
+          }),
+        );
+        expect(got).toEqual(expected);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('reads 128 links with one getKeys of T_out[src], and the properties with one getKeys per edge bag', async () => {
+    const dsts = Array.from({ length: 128 }, (_, i) => `d${i}`);
+    const events = [...dsts.filter((_, i) => i % 2 === 0).map((d, i) => add('a', d, BigInt(10 + i), { properties: { w: BigInt(i) } })), remove('a', 'd2', 500n)];
+    const { reader, recording } = await setup(events);
+    const got = await reader.edges('follows', 'a', dsts);
+    expect(got).toHaveLength(128);
+    expect(got.filter((g) => g.link === undefined).map((g) => g.dst)).toEqual(dsts.filter((_, i) => i % 2 === 1));
+    expect(got.find((g) => g.dst === 'd2')?.link?.state).toBe('REMOVED');
+    expect(recording.calls.map((c) => [c.kind, c.namespace, c.id, c.keys?.length])).toEqual([['getKeys', 'follows_out', 'a', 128]]);
+    recording.reset();
+    const withProps = await reader.edges('follows', 'a', ['d0', 'd1', 'd4', 'd0'], { keys: ['w'] }); // a repeated dst is read once
+    expect(withProps.map((g) => g.props)).toEqual([{ w: 0n }, undefined, { w: 2n }]);
+    expect(recording.calls.map((c) => [c.kind, c.namespace, c.id])).toEqual([
+      ['getKeys', 'follows_out', 'a'],
+      ['getKeys', 'follows_props', 'a\u0000d0'],
+      ['getKeys', 'follows_props', 'a\u0000d4'],
+    ]);
+  });
+});

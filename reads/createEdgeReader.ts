@@ -8,36 +8,46 @@ import {
   encodeDegreesKey,
   encodeVertexKey,
   forwardLinkNamespace,
+  MAX_TIME,
   type LinkDirection,
 } from '../sinks/namespaces/index.ts';
 import { createBoundedTtlCache } from '../sinks/caches/createBoundedTtlCache.ts';
 import { budgetedPartitionReader } from './budgetedPartitionReader.ts';
-import type { EdgeReader, NeighbourPage, NeighbourPageOptions, ReadBounds } from './EdgeReader.ts';
-import { checkCursorBelongs, decodeNeighbourCursor, encodeNeighbourCursor } from './neighbourCursor.ts';
-import { neighbourSource } from './neighbourSources.ts';
+import type { EdgeGet, EdgeReader, EdgesOptions, NeighbourPage, NeighbourPageOptions, ReadBounds, TimeRangeOptions } from './EdgeReader.ts';
+import { checkCursorBelongs, decodeNeighbourCursor, encodeNeighbourCursor, type NeighbourCursor } from './neighbourCursor.ts';
+import { neighbourSource, recentIndexSource } from './neighbourSources.ts';
 import type { PartitionReader } from './PartitionReader.ts';
 import {
   checkDirection,
+  checkDsts,
   checkEdgeType,
   checkHops,
   checkInteger,
   checkOrder,
   checkPropertyKeys,
   checkReadBounds,
+  checkTime,
   checkVertex,
   MAX_PAGE_LIMIT,
+  MAX_RANGE_LIMIT,
   MAX_PER_HOP_CAP,
   MAX_TRAVERSAL_CONCURRENCY,
   MAX_TRAVERSAL_IN_FLIGHT,
 } from './readArguments.ts';
 import { isReadArgumentError, ReadArgumentError } from './ReadArgumentError.ts';
 import { createReadBudget } from './readBudget.ts';
-import { sampleOf, type ReadContext } from './ReadContext.ts';
+import { getKeys, sampleOf, type ReadContext } from './ReadContext.ts';
 import { NO_READ_COUNTERS, type ReadCounters } from './ReadCounters.ts';
 import { NO_READ_OBSERVER, type ReadObservation, type ReadObserver, type ReadOperation } from './ReadObserver.ts';
 import { readPropertyBag, readRequestedProperties } from './readProperties.ts';
-import { scanNeighbours } from './scanNeighbours.ts';
+import { laterBound, recentKeyRange } from './recentKeyRange.ts';
+import { scanNeighbours, type NeighbourScan } from './scanNeighbours.ts';
 import { traverseHops } from './traverseHops.ts';
+
+/** `high` of a time range with no upper end. */
+const OPEN_HIGH = MAX_TIME + 1n;
+/** Most index cells one read of a time range asks for: a full MAX_RANGE_LIMIT page and a quarter more. */
+const MAX_RANGE_PAGE_CELLS = Math.ceil(MAX_RANGE_LIMIT * 1.25);
 
 export interface EdgeReaderOptions {
   /** Where partitions are read: plain (createStorePartitionReader) or split-aware. */
@@ -88,6 +98,9 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
   // A cursor ends on a key of T_<dir> (a peer id) or T_<dir>_recent (8-byte time ‖ peer id).
   const cursorBounds = { maxCursorBytes: config.reads.maxCursorBytes, maxKeyBytes: config.limits.maxVertexIdBytes + 8 };
 
+  const pageOf = (scan: NeighbourScan, query: Omit<NeighbourCursor, 'after'>): NeighbourPage =>
+    scan.exhausted || scan.last === undefined ? { items: scan.items } : { items: scan.items, cursor: encodeNeighbourCursor({ ...query, after: scan.last }) };
+
   const neighbours = async (ctx: ReadContext, direction: LinkDirection, type: string, vertex: string, options: NeighbourPageOptions): Promise<NeighbourPage> => {
     checkEdgeType(config, type);
     checkVertex(config, vertex, 'vertex');
@@ -99,7 +112,53 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
     if (cursor !== undefined) checkCursorBelongs(cursor, query);
     const what = `${direction} ${type} ${JSON.stringify(vertex)}`;
     const scan = await withBudget(ctx, options, what, (budgeted) => scanNeighbours(budgeted, neighbourSource(order, type, direction), vertex, limit, cursor?.after));
-    return scan.exhausted || scan.last === undefined ? { items: scan.items } : { items: scan.items, cursor: encodeNeighbourCursor({ ...query, after: scan.last }) };
+    return pageOf(scan, query);
+  };
+
+  const timeRange = async (ctx: ReadContext, type: string, vertex: string, direction: LinkDirection, options: TimeRangeOptions): Promise<NeighbourPage> => {
+    checkEdgeType(config, type);
+    checkVertex(config, vertex, 'vertex');
+    checkDirection(direction);
+    if (typeof options !== 'object' || options === null) throw new ReadArgumentError('options', 'must be { limit, low?, high?, cursor? }');
+    const limit = checkInteger(options.limit, 'limit', 1, MAX_RANGE_LIMIT);
+    const low = checkTime(options.low ?? 0n, 'low');
+    const high = checkTime(options.high ?? OPEN_HIGH, 'high', OPEN_HIGH);
+    if (low > high) throw new ReadArgumentError('low', `must be at most high (${high}), got ${low}`);
+    const query = { order: 'newest', direction, type, vertex } as const;
+    const cursor = options.cursor === undefined ? undefined : decodeNeighbourCursor(options.cursor, cursorBounds);
+    if (cursor !== undefined) checkCursorBelongs(cursor, query);
+    if (low === high) return { items: [] };
+    const range = recentKeyRange(low, high);
+    // A page as large as the limit asks for one slice of it (a quarter more for stale entries), not maxPageCells at a time.
+    const maxPageCells = Math.max(ctx.maxPageCells, Math.min(MAX_RANGE_PAGE_CELLS, Math.ceil(limit * 1.25)));
+    const what = `${direction} ${type} ${JSON.stringify(vertex)} in [${low}, ${high})`;
+    const scan = await withBudget({ ...ctx, maxPageCells }, options, what, (budgeted) =>
+      scanNeighbours(budgeted, recentIndexSource(type, direction, range.before), vertex, limit, laterBound(cursor?.after, range.after)),
+    );
+    return pageOf(scan, query);
+  };
+
+  const edges = async (ctx: ReadContext, type: string, src: string, dsts: readonly string[], options: EdgesOptions): Promise<EdgeGet[]> => {
+    checkEdgeType(config, type);
+    checkVertex(config, src, 'src');
+    const peers = checkDsts(config, dsts);
+    if (typeof options !== 'object' || options === null) throw new ReadArgumentError('options', 'must be { keys?, maxRows?, maxQueries?, deadlineMs?, signal? }');
+    const names = options.keys === undefined ? undefined : checkPropertyKeys(config, options.keys);
+    const what = `edges ${type} ${JSON.stringify(src)} -> ${peers.length} dsts`;
+    return withBudget(ctx, options, what, async (budgeted) => {
+      const namespace = forwardLinkNamespace(type);
+      const cells = await getKeys(budgeted, namespace, src, peers.map(encodeVertexKey));
+      budgeted.counters.record(namespace, src, sampleOf(cells, cells.filter((c) => c !== undefined).length));
+      const links = cells.map((cell) => (cell === undefined ? undefined : decodeLinkValue(cell.value)));
+      const symmetric = symmetricTypes.has(type);
+      return Promise.all(
+        peers.map(async (dst, i): Promise<EdgeGet> => {
+          const link = links[i];
+          if (names === undefined || link === undefined) return { dst, link };
+          return { dst, link, props: await readRequestedProperties(budgeted, propsCache, edgePropertyBag(type, src, dst, symmetric), names) };
+        }),
+      );
+    });
   };
 
   return {
@@ -115,6 +174,8 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
       }),
     out: (type, vertex, options) => observed('out', (ctx) => neighbours(ctx, 'out', type, vertex, options)),
     in: (type, vertex, options) => observed('in', (ctx) => neighbours(ctx, 'in', type, vertex, options)),
+    timeRange: (type, vertex, direction, options) => observed('timeRange', (ctx) => timeRange(ctx, type, vertex, direction, options)),
+    edges: (type, src, dsts, options = {}) => observed('edges', (ctx) => edges(ctx, type, src, dsts, options)),
     props: (type, src, dst, keys) =>
       observed('props', async (ctx) => {
         checkEdgeType(config, type);

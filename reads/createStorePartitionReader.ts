@@ -3,8 +3,8 @@ import { keyOrderScanPage, type PartitionReader, type PartitionPageQuery } from 
 
 /** The PartitionReader that reads every partition where the write path put it. */
 export function createStorePartitionReader(store: TwoLevelMapStore): PartitionReader {
-  const page = async (namespace: string, id: string, { after, limit }: PartitionPageQuery) => {
-    const slice = await store.namespace(namespace).slice(id, { limit, ...(after === undefined ? {} : { start: keySuccessor(after) }) });
+  const page = async (namespace: string, id: string, { after, before, limit }: PartitionPageQuery) => {
+    const slice = await store.namespace(namespace).slice(id, { limit, ...(after === undefined ? {} : { start: keySuccessor(after) }), ...(before === undefined ? {} : { end: before }) });
     return { cells: slice.cells, exhausted: slice.pageState === undefined };
   };
   return {

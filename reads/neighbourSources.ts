@@ -8,9 +8,11 @@ import {
   linkNamespace,
   recentNamespace,
   type LinkDirection,
+  type LinkValue,
 } from '../sinks/namespaces/index.ts';
 import { isStoreError, type Cell } from '../sinks/store/index.ts';
 import type { Neighbour, NeighbourOrder } from './EdgeReader.ts';
+import { pageBelow } from './PartitionReader.ts';
 import { getKeys, sampleOf, type ReadContext } from './ReadContext.ts';
 
 /** One read of a neighbour order: the cells scanned and, for each, the live neighbour it is (or undefined). */
@@ -35,8 +37,14 @@ export function neighbourSource(order: NeighbourOrder, type: string, direction: 
   return order === 'newest' ? recentIndexSource(type, direction) : linkSource(type, direction);
 }
 
-const pageOf = (ctx: ReadContext, namespace: string, vertex: string, after: Uint8Array | undefined, limit: number) =>
-  ctx.partitions.page(namespace, vertex, { limit, ...(after === undefined ? {} : { after }) });
+const pageOf = (ctx: ReadContext, namespace: string, vertex: string, after: Uint8Array | undefined, limit: number, before?: Uint8Array) =>
+  ctx.partitions.page(namespace, vertex, { limit, ...(after === undefined ? {} : { after }), ...(before === undefined ? {} : { before }) });
+
+/** The neighbour an ACTIVE link stands for: every field of the link value but its state (so `data` flows through once links carry it). */
+function neighbourOf(peer: string, link: LinkValue): Neighbour {
+  const { state: _state, ...fields } = link;
+  return { ...fields, peer };
+}
 
 /** `peer` order: the link namespace itself; a cell is live when ACTIVE. One query. */
 function linkSource(type: string, direction: LinkDirection): NeighbourSource {
@@ -47,7 +55,7 @@ function linkSource(type: string, direction: LinkDirection): NeighbourSource {
       const page = await pageOf(ctx, namespace, vertex, after, limit);
       const live = page.cells.map((cell) => {
         const link = decodeLinkValue(cell.value);
-        return link.state === LinkState.ACTIVE ? { peer: decodeVertexKey(cell.key), time: link.time, mutationId: link.mutationId } : undefined;
+        return link.state === LinkState.ACTIVE ? neighbourOf(decodeVertexKey(cell.key), link) : undefined;
       });
       return { cells: page.cells, live, exhausted: page.exhausted };
     },
@@ -65,8 +73,10 @@ function linkSource(type: string, direction: LinkDirection): NeighbourSource {
  * that crosses `tombstone_failure_threshold` row tombstones, e.g. after a bot
  * purge unfollowed the newest 150 000), the page is derived from the link
  * partition instead, which never holds row tombstones (docs/architecture.md §6).
+ *
+ * `before` bounds the slice from above (a time range's oldest end: see recentKeyRange).
  */
-function recentIndexSource(type: string, direction: LinkDirection): NeighbourSource {
+export function recentIndexSource(type: string, direction: LinkDirection, before?: Uint8Array): NeighbourSource {
   const links = linkNamespace(type, direction);
   const namespace = recentNamespace(type, direction);
   return {
@@ -74,7 +84,7 @@ function recentIndexSource(type: string, direction: LinkDirection): NeighbourSou
     async read(ctx, vertex, after, limit) {
       let page;
       try {
-        page = await pageOf(ctx, namespace, vertex, after, limit);
+        page = await pageOf(ctx, namespace, vertex, after, limit, before);
       } catch (e) {
         if (isStoreError(e) && e.code === 'read_failure') return derivedPage(ctx, vertex, after, limit);
         throw e;
@@ -88,7 +98,7 @@ function recentIndexSource(type: string, direction: LinkDirection): NeighbourSou
       const live = entries.map(({ peer, time }) => {
         const cell = byPeer.get(peer);
         const link = cell === undefined ? undefined : decodeLinkValue(cell.value);
-        return link?.state === LinkState.ACTIVE && link.time === time ? { peer, time, mutationId: link.mutationId } : undefined;
+        return link?.state === LinkState.ACTIVE && link.time === time ? neighbourOf(peer, link) : undefined;
       });
       return { cells: page.cells, live, exhausted: page.exhausted };
     },
@@ -102,10 +112,12 @@ function recentIndexSource(type: string, direction: LinkDirection): NeighbourSou
   async function derivedPage(ctx: ReadContext, vertex: string, after: Uint8Array | undefined, limit: number): Promise<SourcePage> {
     const derived = await deriveRecentPage((from) => pageOf(ctx, links, vertex, from, DERIVE_PAGE_CELLS), after, limit);
     ctx.counters.record(namespace, vertex, { bytesRead: derived.linkBytesRead, rowsRead: derived.linkCellsRead, rowsReturned: 0 });
-    const live = derived.cells.map((cell) => {
+    const { cells, exhausted } = pageBelow(derived, before);
+    // A derived entry carries the ADD's mutation id only (no link `data`).
+    const live = cells.map((cell) => {
       const { peer, time } = decodeRecentKey(cell.key);
       return { peer, time, mutationId: Buffer.from(cell.value).toString('utf8') };
     });
-    return { cells: derived.cells, live, exhausted: derived.exhausted };
+    return { cells, live, exhausted };
   }
 }

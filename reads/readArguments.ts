@@ -1,6 +1,6 @@
 import { READ_BOUND_MAX, type EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
 import { textProblem } from '../schemas/validation/textRules.ts';
-import type { LinkDirection } from '../sinks/namespaces/index.ts';
+import { MAX_TIME, type LinkDirection } from '../sinks/namespaces/index.ts';
 import type { NeighbourOrder, ReadBounds, TraversalHop } from './EdgeReader.ts';
 import type { ReadBudgetLimits } from './readBudget.ts';
 import { ReadArgumentError } from './ReadArgumentError.ts';
@@ -11,6 +11,10 @@ import { ReadArgumentError } from './ReadArgumentError.ts';
  * textRules), so a read can never address a partition no write could create.
  */
 export const MAX_PAGE_LIMIT = 5_000;
+/** A time-range page may be larger: one slice and one multi-key read serve it (reads/README.md). */
+export const MAX_RANGE_LIMIT = 10_000;
+/** Edges of one multi-get: one `getKeys` of the source's link partition. */
+export const MAX_EDGES_PER_GET = 128;
 export const MAX_PROPERTY_KEYS = 1_000;
 export const MAX_HOPS = 8;
 export const MAX_PER_HOP_CAP = 100_000;
@@ -90,4 +94,18 @@ export function checkHops(config: ReadLimits, hops: unknown): TraversalHop[] {
       ...(cap === undefined ? {} : { cap: checkInteger(cap, `hops[${i}].cap`, 1, MAX_PER_HOP_CAP) }),
     };
   });
+}
+
+/** An edge time bound in µs: a bigint in [0, max] (`high` may be MAX_TIME + 1, an open end). */
+export function checkTime(value: unknown, argument: string, max = MAX_TIME): bigint {
+  if (typeof value !== 'bigint' || value < 0n || value > max) throw new ReadArgumentError(argument, `must be a time in µs, an integer in [0, ${max}], got ${String(value)}`);
+  return value;
+}
+
+/** The destination vertices of a multi-get, duplicates dropped, in the order asked. */
+export function checkDsts(config: ReadLimits, dsts: unknown): string[] {
+  if (!Array.isArray(dsts) || dsts.length === 0 || dsts.length > MAX_EDGES_PER_GET) {
+    throw new ReadArgumentError('dsts', `must be a list of 1 to ${MAX_EDGES_PER_GET} vertices, got ${Array.isArray(dsts) ? dsts.length : typeof dsts}`);
+  }
+  return [...new Set(dsts.map((dst: unknown, i) => checkVertex(config, dst, `dsts[${i}]`)))];
 }

@@ -3,11 +3,13 @@ import type { EdgeReader, NeighbourOrder } from '../../reads/index.ts';
 import type { LinkDirection } from '../../sinks/namespaces/index.ts';
 import { withCommandContext, type GlobalFlags } from '../commandContext.ts';
 import { openReader } from '../openReader.ts';
-import { parseHops, parseKeys, positiveIntFlag, withFlagNames } from '../readFlags.ts';
+import { microsFlag, parseHops, parseKeys, positiveIntFlag, withFlagNames } from '../readFlags.ts';
 import { countCommand } from './count.ts';
 import { edgeCommand } from './edge.ts';
+import { edgesCommand } from './edges.ts';
 import { neighboursCommand } from './neighbours.ts';
 import { propsCommand } from './props.ts';
+import { rangeCommand, type RangeFlags } from './range.ts';
 import { traverseCommand, type TraverseFlags } from './traverse.ts';
 
 /** Opens the store and a reader for one command, then restates reader argument errors as flag errors. */
@@ -23,11 +25,34 @@ const withReader = (globals: () => GlobalFlags, fn: (reader: EdgeReader) => Prom
 
 const json = (c: Command) => c.option('--json', 'one JSON document on stdout', false);
 
-/** The read path's commands: edge, out, in, props, count, traverse (reads/README.md). */
+/** The read path's commands: edge, edges, out, in, range, props, count, traverse (reads/README.md). */
 export function registerReadCommands(program: Command, globals: () => GlobalFlags): void {
   json(program.command('edge').description('the link <src> -> <dst>: ACTIVE or REMOVED, its time and mutation id').argument('<type>').argument('<src>').argument('<dst>')).action(
     (type: string, src: string, dst: string, o: { json: boolean }) => withReader(globals, (r) => edgeCommand(r, { type, src, dst }, o)),
   );
+
+  json(
+    program
+      .command('edges')
+      .description('the links <src> -> each <dst> in one read (up to 128), with the named properties of each')
+      .argument('<type>')
+      .argument('<src>')
+      .argument('<dst...>')
+      .option('--keys <a,b>', 'also read these properties of each edge found', parseKeys),
+  ).action((type: string, src: string, dsts: string[], o: { keys?: string[]; json: boolean }) => withReader(globals, (r) => edgesCommand(r, { type, src, dsts }, o)));
+
+  json(
+    program
+      .command('range')
+      .description('a page of the neighbours of <vertex> with edge time in [--low, --high), newest first (ACTIVE links)')
+      .argument('<type>')
+      .argument('<vertex>')
+      .addArgument(program.createArgument('[direction]', 'out (default) or in').choices(['out', 'in']).default('out'))
+      .option('--low <µs>', 'oldest edge time included (default 0)', microsFlag('--low'))
+      .option('--high <µs>', "edge time excluded, and every later one (default: none); page on with the last item's time", microsFlag('--high'))
+      .option('--limit <n>', 'most neighbours on this page (1..10000)', positiveIntFlag('--limit'), 20)
+      .option('--cursor <cursor>', 'continue after the page that printed this cursor'),
+  ).action((type: string, vertex: string, direction: LinkDirection, o: RangeFlags) => withReader(globals, (r) => rangeCommand(r, { type, vertex, direction }, o)));
 
   for (const direction of ['out', 'in'] as const) {
     const what = direction === 'out' ? 'vertices <vertex> links to' : 'vertices linking to <vertex>';

@@ -44,6 +44,15 @@ describe('split-aware PartitionReader', () => {
     expect(new Set(first.cells.map((c) => source(c.value)))).toEqual(new Set(['split']));
   });
 
+  it('bounds a page of a COMPLETED split by `before` as the original does (exclusive, then exhausted)', async () => {
+    const { reader } = await setup('COMPLETED');
+    const page = await reader.page('links', 'c', { limit: 50, after: Uint8Array.of(3), before: Uint8Array.of(9) });
+    expect(page.cells.map((c) => [c.key[0], source(c.value)])).toEqual([4, 5, 6, 7, 8].map((k) => [k, 'split']));
+    expect(page.exhausted).toBe(true);
+    const short = await reader.page('links', 'c', { limit: 2, after: Uint8Array.of(3), before: Uint8Array.of(9) });
+    expect([short.cells.map((c) => c.key[0]), short.exhausted]).toEqual([[4, 5], false]);
+  });
+
   it('reads many keys of a COMPLETED hash split with one getKeys per bucket, answers in the asked order', async () => {
     const { reader } = await setup('COMPLETED');
     const keys = [19, 3, 42, 3, 0, 11].map((k) => Uint8Array.of(k));

@@ -1,6 +1,6 @@
 import { splitTargetOf } from '../../sinks/namespaces/index.ts';
 import type { SplitDirectory, SplitLayoutReader } from '../../sinks/wide/index.ts';
-import { keyOrderScanPage, type PartitionReader } from '../PartitionReader.ts';
+import { keyOrderScanPage, pageBelow, type PartitionReader } from '../PartitionReader.ts';
 import { scanHashBuckets } from './scanHashBuckets.ts';
 
 export interface SplitAwareReaderOptions {
@@ -43,7 +43,8 @@ export function createSplitAwarePartitionReader(opts: SplitAwareReaderOptions): 
   const reader: PartitionReader = {
     get: (namespace, id, key) => viaSplit(namespace, id, (t) => layoutReader.get(t, key), () => original.get(namespace, id, key)),
     getKeys: (namespace, id, keys) => viaSplit(namespace, id, (t) => layoutReader.getKeys(t, keys), () => original.getKeys(namespace, id, keys)),
-    page: (namespace, id, query) => viaSplit(namespace, id, (t) => layoutReader.page(t, query), () => original.page(namespace, id, query)),
+    // The split layout pages without an upper bound: cells past `before` are dropped here.
+    page: (namespace, id, query) => viaSplit(namespace, id, async (t) => pageBelow(await layoutReader.page(t, query), query.before), () => original.page(namespace, id, query)),
     scan: async (namespace, id, { from, limit }) => {
       if (from?.split !== undefined) return scanHashBuckets(layoutReader, from.split, from, limit);
       const keyOrder = async () => keyOrderScanPage(await reader.page(namespace, id, { limit, ...(from?.after === undefined ? {} : { after: from.after }) }));

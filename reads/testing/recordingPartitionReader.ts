@@ -8,6 +8,7 @@ export interface RecordedRead {
   readonly key?: Uint8Array;
   readonly keys?: readonly Uint8Array[];
   readonly after?: Uint8Array;
+  readonly before?: Uint8Array;
   readonly limit?: number;
   /** Of a scan: the bucket it continues in (0 for a key-order scan). */
   readonly bucket?: number;
@@ -36,7 +37,7 @@ export function recordingPartitionReader(inner: PartitionReader, { delayMs = 0 }
     get: (namespace, id, key) => track({ kind: 'get', namespace, id, key }, () => inner.get(namespace, id, key)),
     getKeys: (namespace, id, keys) => track({ kind: 'getKeys', namespace, id, keys }, () => inner.getKeys(namespace, id, keys)),
     page: (namespace, id, query) =>
-      track({ kind: 'page', namespace, id, limit: query.limit, ...(query.after === undefined ? {} : { after: query.after }) }, () => inner.page(namespace, id, query)),
+      track({ kind: 'page', namespace, id, limit: query.limit, ...(query.after === undefined ? {} : { after: query.after }), ...(query.before === undefined ? {} : { before: query.before }) }, () => inner.page(namespace, id, query)),
     scan: (namespace, id, query) =>
       track(
         { kind: 'scan', namespace, id, limit: query.limit, ...(query.from === undefined ? {} : { bucket: query.from.bucket, ...(query.from.after === undefined ? {} : { after: query.from.after }) }) },

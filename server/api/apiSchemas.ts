@@ -1,5 +1,5 @@
 import { EDGE_TYPE_PATTERN } from '../../schemas/config/edgestreamConfig.ts';
-import { MAX_HOPS, MAX_PAGE_LIMIT, MAX_PER_HOP_CAP, MAX_PROPERTY_KEYS, MAX_TRAVERSAL_CONCURRENCY } from '../../reads/index.ts';
+import { MAX_EDGES_PER_GET, MAX_HOPS, MAX_PAGE_LIMIT, MAX_PER_HOP_CAP, MAX_PROPERTY_KEYS, MAX_RANGE_LIMIT, MAX_TRAVERSAL_CONCURRENCY } from '../../reads/index.ts';
 
 /**
  * The JSON Schemas of the HTTP API (JSON Schema 2020-12, as OpenAPI 3.1 embeds
@@ -25,8 +25,25 @@ export const pageQuery = {
   after: afterParam,
 } as const;
 
+/** A time bound of a range: µs, a decimal string (int64); the reader checks its range. */
+const timeBound = (description: string) => str(`${description}, µs since the epoch as a decimal string`, { pattern: '^\\d{1,19}$' });
+
+export const timeRangeQuery = {
+  low: timeBound('oldest edge time included (default 0)'),
+  high: timeBound('edge time excluded, with every later one (default: no bound); page by time with high = the last item\'s time'),
+  limit: { type: 'integer', minimum: 1, maximum: MAX_RANGE_LIMIT, default: 20, description: `most neighbours on this page (1..${MAX_RANGE_LIMIT})` },
+  cursor: str('the cursor of the previous page of the same range (or of a newest-first page of the same vertex)', { minLength: 1, maxLength: 4096 }),
+  after: afterParam,
+} as const;
+
 export const propertiesQuery = {
   keys: { type: 'array', items: { type: 'string' }, maxItems: MAX_PROPERTY_KEYS, description: 'read only these properties (repeat the parameter: keys=a&keys=b)' },
+  after: afterParam,
+} as const;
+
+export const edgesQuery = {
+  dst: { type: 'array', minItems: 1, maxItems: MAX_EDGES_PER_GET, items: { type: 'string', minLength: 1, maxLength: 4096 }, description: `the destination vertices (1..${MAX_EDGES_PER_GET}; repeat the parameter: dst=a&dst=b)` },
+  keys: { ...propertiesQuery.keys, description: 'also read these properties of each edge found (key pushdown; repeat the parameter)' },
   after: afterParam,
 } as const;
 
@@ -71,10 +88,19 @@ export const mutationSchema = {
   ],
 } as const;
 
+const linkData = str('the edge\'s data payload, base64 (present when the link carries one)', { contentEncoding: 'base64' });
+const linkState = { enum: ['ACTIVE', 'REMOVED', 'HIDDEN'] } as const;
+
 const neighbour = {
   type: 'object',
   required: ['peer', 'time', 'mutationId'],
-  properties: { peer: { type: 'string' }, time: microsString('time of the ADD_EDGE'), mutationId: { type: 'string' } },
+  properties: { peer: { type: 'string' }, time: microsString('edge time of the ADD_EDGE'), mutationId: { type: 'string' }, data: linkData },
+} as const;
+
+const propertyMap = {
+  type: 'object',
+  additionalProperties: { type: 'object', required: ['type', 'value'], properties: { type: { enum: ['null', 'boolean', 'long', 'double', 'string', 'bytes'] }, value: {} } },
+  description: 'each value with its Avro type; a long is a decimal string, bytes base64',
 } as const;
 
 /** Response bodies (documentation only: responses are not re-validated). */
@@ -98,7 +124,25 @@ export const responseSchemas = {
   Edge: {
     type: 'object',
     required: ['type', 'src', 'dst', 'state', 'time', 'mutationId'],
-    properties: { type: { type: 'string' }, src: { type: 'string' }, dst: { type: 'string' }, state: { enum: ['ACTIVE', 'REMOVED'] }, time: microsString('time of the winning write'), mutationId: { type: 'string' } },
+    properties: { type: { type: 'string' }, src: { type: 'string' }, dst: { type: 'string' }, state: linkState, time: microsString('edge time of the winning write'), mutationId: { type: 'string' }, data: linkData },
+  },
+  Edges: {
+    type: 'object',
+    required: ['type', 'src', 'items', 'absent'],
+    properties: {
+      type: { type: 'string' },
+      src: { type: 'string' },
+      items: {
+        type: 'array',
+        description: 'the links found, in the order asked (REMOVED and HIDDEN ones with their state)',
+        items: {
+          type: 'object',
+          required: ['dst', 'state', 'time', 'mutationId'],
+          properties: { dst: { type: 'string' }, state: linkState, time: microsString('edge time of the winning write'), mutationId: { type: 'string' }, data: linkData, properties: { ...propertyMap, description: `the requested keys present (only with keys); ${propertyMap.description}` } },
+        },
+      },
+      absent: { type: 'array', items: { type: 'string' }, description: 'the dst vertices no mutation ever linked from src' },
+    },
   },
   NeighbourPage: {
     type: 'object',
@@ -108,13 +152,7 @@ export const responseSchemas = {
   Properties: {
     type: 'object',
     required: ['properties'],
-    properties: {
-      properties: {
-        type: 'object',
-        additionalProperties: { type: 'object', required: ['type', 'value'], properties: { type: { enum: ['null', 'boolean', 'long', 'double', 'string', 'bytes'] }, value: {} } },
-        description: 'each value with its Avro type; a long is a decimal string, bytes base64',
-      },
-    },
+    properties: { properties: propertyMap },
   },
   Degree: {
     type: 'object',

@@ -1,4 +1,4 @@
-import { degreeQuery, edgeTypeParam, mutationSchema, pageQuery, propertiesQuery, traversalQuery, vertexParam } from './apiSchemas.ts';
+import { degreeQuery, edgesQuery, edgeTypeParam, mutationSchema, pageQuery, propertiesQuery, timeRangeQuery, traversalQuery, vertexParam } from './apiSchemas.ts';
 
 type Properties = Readonly<Record<string, object>>;
 
@@ -37,6 +37,16 @@ const neighbours = (direction: 'out' | 'in'): Operation => ({
   responses: { 200: ['a page; follow `cursor` for the next', 'NeighbourPage'], ...readErrors },
 });
 
+const timeRange = (direction: 'out' | 'in'): Operation => ({
+  operationId: direction === 'out' ? 'listOutTimeRange' : 'listInTimeRange',
+  method: 'GET',
+  path: `/v1/vertices/{vertex}/${direction}/{type}/range`,
+  summary: `${direction === 'out' ? 'the vertices <vertex> links to' : 'the vertices linking to <vertex>'} with edge time in [low, high), newest first (ACTIVE links; TAO's assoc_time_range)`,
+  pathParams: vertexPath,
+  query: timeRangeQuery,
+  responses: { 200: ['a page; follow `cursor`, or ask again with high = the last item\'s time', 'NeighbourPage'], ...readErrors },
+});
+
 /** Every operation of the API, in the order the document lists them. */
 export const operations = {
   getEdge: {
@@ -47,6 +57,16 @@ export const operations = {
     pathParams: edgePath,
     query: { after: pageQuery.after },
     responses: { 200: ['the link', 'Edge'], 404: ['no mutation ever touched this link', 'Problem'], ...readErrors },
+  },
+  getEdges: {
+    operationId: 'getEdges',
+    method: 'GET',
+    path: '/v1/edges/{type}/{src}',
+    summary: "the links src → each dst in one read (TAO's assoc_get), with the named properties of each",
+    pathParams: { type: edgeTypeParam, src: vertexParam('source vertex') },
+    query: edgesQuery,
+    requiredQuery: ['dst'],
+    responses: { 200: ['the links found and the dsts never linked', 'Edges'], ...readErrors },
   },
   getProperties: {
     operationId: 'getProperties',
@@ -59,6 +79,8 @@ export const operations = {
   },
   listOutNeighbours: neighbours('out'),
   listInNeighbours: neighbours('in'),
+  listOutTimeRange: timeRange('out'),
+  listInTimeRange: timeRange('in'),
   getDegree: {
     operationId: 'getDegree',
     method: 'GET',

@@ -3,7 +3,7 @@ import { ProducerError } from '../../streams/producer/index.ts';
 import { problem, type InvalidParam, type Problem } from './problem.ts';
 
 /** The API's name of a reader argument, where it differs (`perHopCap` is `?cap=`). */
-const PARAM_OF_ARGUMENT: Readonly<Record<string, string>> = { perHopCap: 'cap', start: 'vertex' };
+const PARAM_OF_ARGUMENT: Readonly<Record<string, string>> = { perHopCap: 'cap', start: 'vertex', dsts: 'dst' };
 
 interface AjvError {
   readonly instancePath: string;

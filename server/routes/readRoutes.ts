@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { EdgeReader, NeighbourOrder, NeighbourPage, TraversalHop } from '../../reads/index.ts';
-import { propertyJson, type LinkDirection } from '../../sinks/namespaces/index.ts';
+import { propertyJson, type LinkDirection, type PropertyValue } from '../../sinks/namespaces/index.ts';
 import { operations, routeOf, type Operation } from '../api/operations.ts';
 import type { ConsistencyGate } from '../consistency/createConsistencyGate.ts';
 import { parseConsistencyToken } from '../consistency/consistencyToken.ts';
 import type { ServerMetrics } from '../metrics/serverMetrics.ts';
 import { problem, sendProblem } from '../http/problem.ts';
+import { linkJson } from './linkJson.ts';
 
 export interface ReadRoutesOptions {
   readonly reader: EdgeReader;
@@ -15,10 +16,12 @@ export interface ReadRoutesOptions {
 }
 
 type Params = Record<string, string>;
+
+const propertiesJson = (props: Record<string, PropertyValue>) => Object.fromEntries(Object.entries(props).map(([k, v]) => [k, propertyJson(v)]));
 type Query = Record<string, unknown>;
 
 const page = (p: NeighbourPage) => ({
-  items: p.items.map((n) => ({ peer: n.peer, time: String(n.time), mutationId: n.mutationId })),
+  items: p.items.map((n) => ({ peer: n.peer, ...linkJson(n) })),
   ...(p.cursor === undefined ? {} : { cursor: p.cursor }),
 });
 
@@ -52,18 +55,33 @@ export function registerReadRoutes(app: FastifyInstance, opts: ReadRoutesOptions
   route(operations.getEdge, async ({ type = '', src = '', dst = '' }, _q, reply) => {
     const link = await reader.edge(type, src, dst);
     if (!link) return sendProblem(reply, problem('notFound', { detail: `no mutation ever touched ${type} ${src} -> ${dst}` }));
-    return { type, src, dst, state: link.state, time: String(link.time), mutationId: link.mutationId };
+    return { type, src, dst, ...linkJson(link) };
+  });
+
+  route(operations.getEdges, async ({ type = '', src = '' }, q) => {
+    const keys = q['keys'] as string[] | undefined;
+    const got = await reader.edges(type, src, q['dst'] as string[], keys === undefined ? {} : { keys });
+    const items = got.flatMap(({ dst, link, props }) => (link === undefined ? [] : [{ dst, ...linkJson(link), ...(props === undefined ? {} : { properties: propertiesJson(props) }) }]));
+    return { type, src, items, absent: got.filter((g) => g.link === undefined).map((g) => g.dst) };
   });
 
   route(operations.getProperties, async ({ type = '', src = '', dst = '' }, q) => {
     const props = await reader.props(type, src, dst, q['keys'] as string[] | undefined);
-    return { type, src, dst, properties: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, propertyJson(v)])) };
+    return { type, src, dst, properties: propertiesJson(props) };
   });
 
   for (const [op, direction] of [[operations.listOutNeighbours, 'out'], [operations.listInNeighbours, 'in']] as const) {
     route(op, async ({ type = '', vertex = '' }, q) => {
       const options = { limit: q['limit'] as number, ...(q['cursor'] ? { cursor: q['cursor'] as string } : {}), ...(q['order'] ? { order: q['order'] as NeighbourOrder } : {}) };
       return page(await reader[direction](type, vertex, options));
+    });
+  }
+
+  for (const [op, direction] of [[operations.listOutTimeRange, 'out'], [operations.listInTimeRange, 'in']] as const) {
+    route(op, async ({ type = '', vertex = '' }, q) => {
+      const time = (name: string) => (typeof q[name] === 'string' ? { [name]: BigInt(q[name]) } : {});
+      const options = { limit: q['limit'] as number, ...time('low'), ...time('high'), ...(q['cursor'] ? { cursor: q['cursor'] as string } : {}) };
+      return page(await reader.timeRange(type, vertex, direction, options));
     });
   }
 

@@ -114,6 +114,58 @@ describe('the HTTP server on Kafka + Cassandra', () => {
     expect((await get(`/v1/vertices/${v('q')}/degree/follows?direction=in`)).body).toEqual({ type: 'follows', vertex: v('q'), in: '1' });
   });
 
+  it('serves time ranges (assoc_time_range): [low, high) newest first, paged by cursor and by high= alike, in and out', async () => {
+    const base = BigInt(Date.now()) * 1_000n - 60_000_000n;
+    const at = (i: number) => base + BigInt(i) * 1_000n;
+    let token = '';
+    for (let i = 0; i < 8; i++) token = (await post({ op: 'ADD_EDGE', type: 'follows', src: v('ranger'), dst: v(`t${i}`), eventTime: String(at(i)) })).body['token'];
+    await post({ op: 'ADD_EDGE', type: 'follows', src: v('t5'), dst: v('ranger'), eventTime: String(at(3)) });
+    const removed = await post({ op: 'REMOVE_EDGE', type: 'follows', src: v('ranger'), dst: v('t4'), eventTime: String(at(20)) });
+    const rangePath = (q: string) => `/v1/vertices/${v('ranger')}/out/follows/range?${q}`;
+    const first = await get(rangePath(`low=${at(2)}&high=${at(7)}&limit=2&after=${removed.body['token']}`));
+    expect(first).toMatchObject({ status: 200, body: { items: [{ peer: v('t6'), time: String(at(6)) }, { peer: v('t5'), time: String(at(5)) }] } });
+    const byCursor: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await get(rangePath(`low=${at(2)}&high=${at(7)}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+      byCursor.push(...page.body['items'].map((n: { peer: string }) => n.peer));
+      cursor = page.body['cursor'];
+    } while (cursor);
+    expect(byCursor).toEqual([6, 5, 3, 2].map((i) => v(`t${i}`))); // t4 was removed, t7 is at high, t1 below low
+    const byTime: string[] = [];
+    let high = String(at(7));
+    for (;;) {
+      const page = await get(rangePath(`low=${at(2)}&high=${high}&limit=2`));
+      byTime.push(...page.body['items'].map((n: { peer: string }) => n.peer));
+      if (!page.body['cursor']) break;
+      high = page.body['items'].at(-1).time;
+    }
+    expect(byTime).toEqual(byCursor);
+    const since = await get(rangePath(`low=${at(6)}&after=${token}`));
+    expect(since.body['items'].map((n: { peer: string }) => n.peer)).toEqual([v('t7'), v('t6')]);
+    const incoming = await get(`/v1/vertices/${v('ranger')}/in/follows/range?high=${at(4)}`);
+    expect(incoming.body).toEqual({ items: [{ peer: v('t5'), time: String(at(3)), mutationId: expect.any(String) }] });
+  });
+
+  it('reads many edges of one source in one call (assoc_get): found links with their state and requested properties, absent ones listed', async () => {
+    await follow(v('getter'), v('g1'), { since: 2021, note: 'a' });
+    await follow(v('getter'), v('g2'), { since: 2022 });
+    const last = await post({ op: 'REMOVE_EDGE', type: 'follows', src: v('getter'), dst: v('g2') });
+    const got = await get(`/v1/edges/follows/${v('getter')}?dst=${v('g2')}&dst=${v('none')}&dst=${v('g1')}&keys=since&after=${last.body['token']}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual({
+      type: 'follows',
+      src: v('getter'),
+      items: [
+        { dst: v('g2'), state: 'REMOVED', time: last.body['eventTime'], mutationId: last.body['mutationId'], properties: { since: { type: 'long', value: '2022' } } },
+        { dst: v('g1'), state: 'ACTIVE', time: expect.any(String), mutationId: expect.any(String), properties: { since: { type: 'long', value: '2021' } } },
+      ],
+      absent: [v('none')],
+    });
+    const one = await get(`/v1/edges/follows/${v('getter')}?dst=${v('g1')}`);
+    expect(one.body['items']).toEqual([{ dst: v('g1'), state: 'ACTIVE', time: expect.any(String), mutationId: expect.any(String) }]);
+  });
+
   it('answers bad parameters with application/problem+json naming each parameter', async () => {
     const cases: [string, Promise<Awaited<ReturnType<typeof get>>>, string][] = [
       ['limit out of range', get(`/v1/vertices/x/out/follows?limit=0`), 'limit'],
@@ -124,6 +176,13 @@ describe('the HTTP server on Kafka + Cassandra', () => {
       ['a missing hop list', get(`/v1/vertices/x/traversal`), 'hops'],
       ['a malformed cursor', get(`/v1/vertices/x/out/follows?cursor=not-a-cursor`), 'cursor'],
       ['a malformed token', get(`/v1/edges/follows/a/b?after=yesterday`), 'after'],
+      ['a time range with low above high (the reader refuses it)', get(`/v1/vertices/x/out/follows/range?low=20&high=10`), 'low'],
+      ['a time range bound that is no number', get(`/v1/vertices/x/in/follows/range?high=yesterday`), 'high'],
+      ['a time range bound above 2^63', get(`/v1/vertices/x/out/follows/range?low=9223372036854775809`), 'low'],
+      ['a time range limit above 10000', get(`/v1/vertices/x/out/follows/range?limit=10001`), 'limit'],
+      ['a multi-get without dst', get(`/v1/edges/follows/a`), 'dst'],
+      ['a multi-get of 129 edges', get(`/v1/edges/follows/a?${Array.from({ length: 129 }, (_, i) => `dst=d${i}`).join('&')}`), 'dst'],
+      ['a multi-get with a bad dst (the reader refuses it)', get(`/v1/edges/follows/a?dst=b&dst=${encodeURIComponent('c\u0000')}`), 'dst.1'],
       ['a body without dst', post({ op: 'ADD_EDGE', type: 'follows', src: 'a' }), 'dst'],
       ['a nested property value', post({ op: 'ADD_EDGE', type: 'follows', src: 'a', dst: 'b', properties: { x: { y: 1 } } }), 'properties.x'],
       ['an unknown op', post({ op: 'MERGE', src: 'a' }), 'op'],

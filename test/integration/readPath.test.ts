@@ -136,6 +136,31 @@ describe('the read path on Kafka + Cassandra', () => {
     expect(await r.props('follows', 'pd', propsSrc)).toEqual({}); // the other direction's bag
   });
 
+  it('time ranges and multi-gets on Cassandra equal the model: a range page is one bounded slice and one getKeys, 128 links one getKeys', async () => {
+    const recording = recordingPartitionReader(createStorePartitionReader(env.store));
+    const r = reader({ partitions: recording.reader });
+    const [low, high] = [base + 1_000n, base + 10_200n];
+    const expected = expectedOut.filter((n) => n.time >= low && n.time < high);
+    expect(expected.length).toBeGreaterThan(1_000);
+    const page = await r.timeRange('follows', hub, 'out', { low, high, limit: 10_000 });
+    expect(page.items.map((n) => [n.peer, n.time])).toEqual(expected.map((n) => [n.peer, n.time]));
+    expect(page.cursor).toBeUndefined();
+    expect(recording.calls.map((c) => c.kind)).toEqual(['page', 'getKeys']);
+    const byCursor: Neighbour[] = [];
+    let cursor: string | undefined;
+    do {
+      const p = await r.timeRange('follows', hub, 'out', { low, high, limit: 700, ...(cursor === undefined ? {} : { cursor }) });
+      byCursor.push(...p.items);
+      cursor = p.cursor;
+    } while (cursor !== undefined);
+    expect(byCursor).toEqual(page.items);
+    recording.reset();
+    const dsts = Array.from({ length: 128 }, (_, i) => `p${i * 23}`);
+    const got = await r.edges('follows', hub, dsts);
+    expect(recording.calls.map((c) => [c.kind, c.namespace])).toEqual([['getKeys', 'follows_out']]);
+    expect(got.map((g) => [g.dst, g.link])).toEqual(dsts.map((dst) => [dst, model.links.get(`follows\u0000${hub}\u0000${dst}`)?.value]));
+  });
+
   it('the CLI prints a page with its cursor and a traversal as one JSON document', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgestream-reads-'));
     const configFile = path.join(dir, 'edgestream.config.json');
@@ -158,6 +183,22 @@ describe('the read path on Kafka + Cassandra', () => {
 
       const misuse = await cli('in', 'follows', hub, '--cursor', cursor!).catch((e: { code: number; stderr: string }) => e);
       expect(misuse).toMatchObject({ code: 1, stderr: expect.stringMatching(/--cursor: belongs to another query/) });
+
+      const inRange = expectedOut.filter((n) => n.time >= base + 100n && n.time < base + 200n);
+      const range = await cli('range', 'follows', hub, 'out', '--low', String(base + 100n), '--high', String(base + 200n), '--limit', '3');
+      const rangeLines = range.stdout.trim().split('\n');
+      expect(rangeLines.slice(0, 3).map((l) => l.split('\t')[0])).toEqual(inRange.slice(0, 3).map((n) => n.peer));
+      expect(rangeLines[3]).toMatch(new RegExp(`next page: --cursor \\S+ \\(or --high ${inRange[2]!.time}\\)$`));
+      const rangeJson = JSON.parse((await cli('range', 'follows', hub, '--low', String(base + 100n), '--high', String(base + 200n), '--limit', '1000', '--json')).stdout);
+      expect(rangeJson.items.map((n: { peer: string }) => n.peer)).toEqual(inRange.map((n) => n.peer));
+      const badRange = await cli('range', 'follows', hub, '--low', '20', '--high', '10').catch((e: { code: number; stderr: string }) => e);
+      expect(badRange).toMatchObject({ code: 1, stderr: expect.stringMatching(/--low: must be at most high/) });
+
+      const edges = JSON.parse((await cli('edges', 'follows', propsSrc, 'pd', 'nobody', '--keys', 'since,absent', '--json')).stdout);
+      expect(edges.edges).toEqual([
+        { dst: 'pd', link: { state: 'ACTIVE', time: String(base + 1n), mutationId: expect.any(String) }, properties: { since: { type: 'long', value: '2020' } } },
+        { dst: 'nobody', link: null },
+      ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
