@@ -30,6 +30,11 @@ const tcpPort = (flag: string) => (v: string) => {
   if (!/^\d+$/.test(v) || n < 1 || n > 65_535) throw new InvalidArgumentError(`${flag} must be an integer between 1 and 65535, got "${v}"`);
   return n;
 };
+const tcpPortOrZero = (flag: string) => (v: string) => {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > 65_535) throw new InvalidArgumentError(`${flag} must be an integer in 0..65535 (0: any free port), got "${v}"`);
+  return n;
+};
 const ratio = (flag: string) => (v: string) => {
   const n = Number(v);
   if (!(n >= 0 && n <= 1)) throw new InvalidArgumentError(`${flag} must be between 0 and 1, got "${v}"`);
@@ -48,9 +53,10 @@ program
   .description('the main job (npm start): a social graph with a celebrity through the whole pipeline, the celebrity detected wide by its reads, split and verified, a paired before/after read comparison in a quiet window')
   .option('--followers <n>', 'followers of the celebrity', positiveInt('--followers'), 30_000)
   .option('--users <n>', 'other users (Zipf follows among them)', positiveInt('--users'), 2_000)
-  .option('--keep', 'keep the demo keyspace and topics afterwards', false)
+  .option('--keep', 'keep the demo keyspace and topics, and keep serving the API (and running the stages) until Ctrl-C', false)
+  .option('--port <port>', 'port of the demo\'s edgestream serve (0: any free port)', tcpPortOrZero('--port'), 0)
   .option('--keep-stack', 'leave a local stack this command started running', false)
-  .action((o: { followers: number; users: number; keep: boolean; keepStack: boolean }) => withCommandContext({ ...globals(), keepStack: o.keepStack }, (ctx) => demoCommand(ctx, o)));
+  .action((o: { followers: number; users: number; keep: boolean; port: number; keepStack: boolean }) => withCommandContext({ ...globals(), keepStack: o.keepStack }, (ctx) => demoCommand(ctx, o)));
 
 program
   .command('smoke')
@@ -153,16 +159,11 @@ program
     }),
   );
 
-const port = (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new InvalidArgumentError(`--port must be an integer in 0..65535 (0: any free port), got "${v}"`);
-  return n;
-};
 
 program
   .command('serve')
   .description('the HTTP API (reads, mutations with consistency tokens, /openapi.json, /healthz, /readyz, /metrics) until SIGTERM/SIGINT, which drains it')
-  .option('--port <port>', 'port (default: server.port of the config, 8080)', port)
+  .option('--port <port>', 'port (default: server.port of the config, 8080)', tcpPortOrZero('--port'))
   .option('--host <host>', 'address to listen on (default: server.host of the config, 127.0.0.1)')
   .action((o: { port?: number; host?: string }) => withCommandContext(globals(), (ctx) => serveCommand(ctx, o)));
 

@@ -1,21 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import cassandra from 'cassandra-driver';
 import os from 'node:os';
-import { createEdgeReader, createReadCounters, createStorePartitionReader } from '../../reads/index.ts';
+import { createEdgeReader, createStorePartitionReader } from '../../reads/index.ts';
 import { createServingPartitions } from '../../reads/split/createServingPartitions.ts';
 import { parseEdgestreamConfig, type EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { waitForQuietCassandra } from '../../sinks/cassandra/index.ts';
 import { splitNamespace, type WideRowRecord } from '../../sinks/namespaces/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { createWideRowRepository } from '../../sinks/wide/index.ts';
-import { createEdgeProducer, createWidePartitionPublisher } from '../../streams/producer/index.ts';
-import { createAvroSerde, registerSchemas } from '../../streams/serde/index.ts';
+import { createEdgeProducer } from '../../streams/producer/index.ts';
+import { createAvroSerde, registerSchemas, type AvroSerde } from '../../streams/serde/index.ts';
 import { createEdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
 import { ensureTopics, topicSchemas, topicSpecs } from '../../streams/topics/index.ts';
 import type { CommandContext } from '../commandContext.ts';
 import { bucketSizes } from '../demo/bucketSizes.ts';
 import { compareReads, comparisonTable, latencyConclusion } from '../demo/comparisonTable.ts';
-import { measurePaired, timeFullScan } from '../demo/measurePaired.ts';
+import { httpNeighbourPages } from '../demo/httpNeighbourPages.ts';
+import { measurePaired, timeFullScan, timeNewestPage } from '../demo/measurePaired.ts';
+import { startEdgeService, type RunningService } from './serve.ts';
 import { waitForQuietPipeline } from '../demo/waitForQuietPipeline.ts';
 import { openStore } from '../openStore.ts';
 import { createProgress } from '../progress.ts';
@@ -26,6 +28,8 @@ export interface DemoOptions {
   readonly followers: number;
   readonly users: number;
   readonly keep: boolean;
+  /** Port of the demo's `edgestream serve` (0: any free port). */
+  readonly port: number;
 }
 
 const say = (line: string) => console.log(line);
@@ -58,11 +62,11 @@ export async function demoCommand(ctx: CommandContext, o: DemoOptions): Promise<
   const logger = process.env['LOG_LEVEL'] ? ctx.logger : ctx.logger.child({}, { level: 'warn' });
   const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde, store, config, logger });
   const serving = createServingPartitions(store, config);
-  const publisher = createWidePartitionPublisher({ kafka: ctx.kafka, serde, config, logger });
   const producer = createEdgeProducer({ kafka: ctx.kafka, serde, config });
   const cql = new cassandra.Client({ contactPoints: [...ctx.endpoints.cassandraContactPoints], localDataCenter: ctx.endpoints.cassandraLocalDc });
   const target = { type: 'follows', vertex: CELEBRITY };
   let pipelineStopped = false;
+  let service: RunningService | undefined;
   try {
     await ensureTopics(admin, config);
     await registerSchemas(ctx.registry, topicSchemas(config));
@@ -70,7 +74,10 @@ export async function demoCommand(ctx: CommandContext, o: DemoOptions): Promise<
     say(`1. init: ${topicSpecs(config).length} topics, schemas registered, ${store.namespaces.length} namespaces`);
     await pipeline.start();
     await serving.start();
-    say(`2. running every stage in this process: ${Object.keys(pipeline.groups).join(', ')}`);
+    // The API applications use: the demo's own reads of the graph go through it (its reader's counters detect wide partitions).
+    service = await startEdgeService({ ...ctx, config, logger, store: async () => store }, { port: o.port, host: '127.0.0.1' });
+    const api = httpNeighbourPages(service.url);
+    say(`2. running every stage in this process: ${Object.keys(pipeline.groups).join(', ')}; edgestream serve on ${service.url}`);
 
     const events = await publishGraph(producer, o);
     say(`3. published ${events} follows: ${o.users} users (Zipf) and @${CELEBRITY} with ${o.followers} followers`);
@@ -78,17 +85,9 @@ export async function demoCommand(ctx: CommandContext, o: DemoOptions): Promise<
     if (!caughtUp.quiet) throw new Error(`the fan-out did not catch up within 10 minutes (lag ${caughtUp.lag})`);
     say(`   the fan-out caught up after ${secs(t0)}`);
 
-    let detectedAt: number | undefined;
-    const counters = createReadCounters({
-      wide: config.wide,
-      onWide: (e) => {
-        detectedAt ??= Date.now();
-        say(`   wide partition detected by the read counters: ${e.namespace}[${e.partition_id}] (${e.rows_read} rows, ${(Number(e.bytes_read) / 1048576).toFixed(1)} MiB read in the window)`);
-        void publisher.publish(e);
-      },
-    });
-    const detecting = await timeFullScan(createEdgeReader({ partitions: serving.partitions, config, counters }), target, SCAN_PAGE);
-    say(`4. read the celebrity: a full scan of ${fmt(detecting.items)} followers (pages of ${fmt(SCAN_PAGE)}) crossed the read counters' threshold (${fmt(config.wide.thresholdRows)} rows in ${config.wide.windowMs / 1000} s)`);
+    const detecting = await timeFullScan(api, target, SCAN_PAGE);
+    const detectedAt = Date.now();
+    say(`4. read the celebrity over HTTP (GET ${service.url}/v1/vertices/${CELEBRITY}/in/follows?limit=${SCAN_PAGE}, following cursors): ${fmt(detecting.items)} followers; the server's read counters saw more than ${fmt(config.wide.thresholdRows)} rows in ${config.wide.windowMs / 1000} s and reported the partitions wide`);
 
     const records = await followChain(createWideRowRepository(store), detectedAt);
     say('6. waiting for quiet before measuring, so "before" and "after" see the same machine:');
@@ -119,12 +118,15 @@ export async function demoCommand(ctx: CommandContext, o: DemoOptions): Promise<
     say(`Conditions: ${os.cpus().length} cores (1-minute load average ${load.toFixed(1)} when the reads began: the stack, this process and whatever else runs here); @${CELEBRITY} ${fmt(o.followers)} followers, ${fmt(o.users)} users; ` +
       `${plan.pageRepeats * plan.pagePairs} newest-50 pages and ${plan.scanRepeats} full scans (pages of ${fmt(SCAN_PAGE)}) per side, A/B alternated; ` +
       `pipeline ${pipelineQuiet.quiet ? 'quiet' : 'NOT quiet'} (waited ${pipelineQuiet.seconds} s) and stopped, Cassandra ${cassandraQuiet.quiet ? 'quiet' : 'NOT quiet'} (waited ${cassandraQuiet.seconds} s).`);
+    const overHttp = await httpPageLatency(api, target);
+    say(`Over HTTP (the server the demo started, in this process): newest-50 page p50 ${overHttp.p50.toFixed(1)} ms, p99 ${overHttp.p99.toFixed(1)} ms over ${overHttp.samples} sequential requests; the paired table above reads through the library so HTTP does not blur the comparison.`);
     say(`Bloom filter: ${serving.directory.stats.checks} checks, ${serving.directory.stats.hits} hits, ${serving.directory.stats.filterBits} bits`);
     say(`done in ${secs(t0)}; see \`edgestream splits\` for the metadata of a kept run.`);
     if (!same) throw new Error(`reads through the split disagree with the original: ${reads.scanned.b} and ${reads.scanned.a} followers (${detecting.items} before the split)`);
+    if (o.keep) await keepServing(ctx, config, serde, store, logger, service.url);
   } finally {
+    await service?.stop().catch(() => {});
     await producer.close().catch(() => {});
-    await publisher.close().catch(() => {});
     serving.stop();
     if (!pipelineStopped) await pipeline.stop().catch(() => {});
     await store.close().catch(() => {});
@@ -165,11 +167,11 @@ async function publishGraph(producer: ReturnType<typeof createEdgeProducer>, o: 
   return sent;
 }
 
-async function followChain(repository: ReturnType<typeof createWideRowRepository>, detectedAt: number | undefined): Promise<WideRowRecord[]> {
-  if (detectedAt === undefined) throw new Error('the full scan did not cross the wide-partition threshold; nothing to split');
+async function followChain(repository: ReturnType<typeof createWideRowRepository>, detectedAt: number): Promise<WideRowRecord[]> {
   say('5. the chain at work (planner → splitter → verifier), while the pipeline keeps running:');
   const seen = new Map<string, string>();
   const deadline = Date.now() + 10 * 60_000;
+  const planDeadline = Date.now() + 60_000;
   for (;;) {
     const records = (await Promise.all(WATCHED.map((ns) => repository.get(ns, CELEBRITY)))).filter((r): r is WideRowRecord => r !== undefined);
     for (const r of records) {
@@ -183,9 +185,43 @@ async function followChain(repository: ReturnType<typeof createWideRowRepository
     if (records.length === WATCHED.length && records.every((r) => r.status === 'COMPLETED')) return records;
     const failed = records.find((r) => r.status === 'FAILED');
     if (failed) throw new Error(`the split of ${failed.namespace} FAILED: ${failed.failure}`);
+    if (records.length === 0 && Date.now() > planDeadline) throw new Error('no split was planned within 60 s of the scan: the read did not cross the wide-partition threshold');
     if (Date.now() > deadline) throw new Error('the chain did not complete within 10 minutes');
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Newest-50 page latency over HTTP, sequential requests after a warm-up. */
+async function httpPageLatency(api: ReturnType<typeof httpNeighbourPages>, target: { type: string; vertex: string }) {
+  for (let i = 0; i < 10; i++) await timeNewestPage(api, target, 50);
+  const samples: number[] = [];
+  for (let i = 0; i < 200; i++) samples.push(await timeNewestPage(api, target, 50));
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] as number;
+  return { p50: at(0.5), p99: at(0.99), samples: samples.length };
+}
+
+/**
+ * `--keep`: the stages run again and the server stays up until SIGINT/SIGTERM, with curl lines
+ * that work against it; the keyspace and topics are kept.
+ */
+async function keepServing(ctx: CommandContext, config: EdgestreamConfig, serde: AvroSerde, store: TwoLevelMapStore, logger: CommandContext['logger'], url: string): Promise<void> {
+  const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde, store, config, logger });
+  await pipeline.start();
+  say('');
+  say(`Kept: the stages run again and ${url} keeps serving until Ctrl-C. Try (another terminal):`);
+  say(`  curl -s "${url}/v1/vertices/${CELEBRITY}/in/follows?limit=5"`);
+  say(`  curl -s "${url}/v1/vertices/${CELEBRITY}/degree/follows"`);
+  say(`  curl -s -X POST ${url}/v1/mutations -H 'content-type: application/json' -d '{"op":"ADD_EDGE","type":"follows","src":"you","dst":"${CELEBRITY}"}'`);
+  say(`  curl -s "${url}/v1/edges/follows/you/${CELEBRITY}?after=<token from the POST>"`);
+  say(`  curl -s ${url}/metrics | grep edgestream_read_duration_seconds_count`);
+  say(`The data stays in keyspace ${config.cassandra.keyspace} and topics ${config.topics.prefix}*: other commands reach it with a config of {"topics":{"prefix":"${config.topics.prefix}","partitions":${config.topics.partitions}},"cassandra":{"keyspace":"${config.cassandra.keyspace}"}}.`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  say('stopping: draining the server and the stages');
+  await pipeline.stop();
 }
 
 async function cleanUp(cql: cassandra.Client, admin: ReturnType<CommandContext['kafka']['admin']>, config: EdgestreamConfig): Promise<void> {
