@@ -16,6 +16,7 @@ const V2_WITHOUT_DEFAULT = 4;
 const STRING_SCHEMA = 5;
 
 const v1 = knownSchemas.EdgeMutation.avsc;
+// A hypothetical next version of the current schema (the "v1" of these tests).
 const v2WithTenant = (withDefault: boolean): object => ({
   ...v1,
   fields: [...v1.fields, { name: 'tenant', type: 'string', ...(withDefault ? { default: 'default' } : {}) }],
