@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFanOutProcessor, degreeRecountLogic } from '../../processors/index.ts';
 import { knownSchema, knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { createEdgeReader, createStorePartitionReader, type EdgeReader } from '../../reads/index.ts';
-import { decodeLinkValue, edgestreamNamespaces, encodeVertexKey, forwardLinkNamespace } from '../../sinks/namespaces/index.ts';
+import { decodeLinkValue, edgestreamNamespaces, forwardLinkNamespace } from '../../sinks/namespaces/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
 import { createProcessorRuntime, createRecounter, type Recounter, type Runner } from '../../streams/runtime/index.ts';
