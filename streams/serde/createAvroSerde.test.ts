@@ -85,7 +85,7 @@ describe('createAvroSerde', () => {
 
   it('reads v1 bytes with a newer reader, filling the new field from its default', async () => {
     const { serde } = setup();
-    const v2Reader = { ...knownSchemas.EdgeMutation, version: 2, avsc: v2WithTenant(true) as typeof v1 };
+    const v2Reader = { ...knownSchemas.EdgeMutation, version: knownSchemas.EdgeMutation.version + 1, avsc: v2WithTenant(true) as typeof v1 };
     const decoded = await serde.decode(await serde.encode(V1, sampleEdgeMutation), v2Reader);
     expect(decoded.value).toEqual({ ...sampleEdgeMutation, tenant: 'default' });
   });
