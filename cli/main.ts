@@ -81,7 +81,7 @@ program
 program
   .command('produce')
   .description('publish edge mutations from an NDJSON file or a synthetic social graph')
-  .option('--file <ndjson>', 'one op per line: {"op":"ADD_EDGE","type":"follows","src":"a","dst":"b","properties":{...}}')
+  .option('--file <ndjson>', 'one op per line: {"op":"ADD_EDGE","type":"follows","src":"a","dst":"b","edgeTime":1700000000000000,"data":"<base64>","properties":{...}}; also REMOVE_EDGE, HIDE_EDGE, UNHIDE_EDGE, SET_PROPERTIES, REMOVE_PROPERTIES, REMOVE_NODE')
   .option('--synthetic <events>', 'generate this many synthetic events instead', positiveInt('--synthetic'))
   .option('--users <n>', 'synthetic: vertex count', positiveInt('--users'), 10_000)
   .addOption(new Option('--targets <dist>', 'synthetic: target distribution').choices(['uniform', 'zipf']).default('zipf'))

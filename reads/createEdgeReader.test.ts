@@ -366,7 +366,7 @@ describe('createEdgeReader: read counters', () => {
     const { reader, samples } = await setup([add('a', 'b', 10n, { mutation_id: 'mm' }), add('a', 'c', 11n, { mutation_id: 'mm' }), remove('a', 'c', 12n, { mutation_id: 'mm' })]);
     await reader.out('follows', 'a', { limit: 5 });
     const recentKeyBytes = 8 + 1;
-    const linkValueBytes = 10 + 2;
+    const linkValueBytes = 11 + 2; // LinkValue v2 header (version, state, time, data length) + the id
     expect(samples).toEqual([
       // the validation reads of the index page: b is ACTIVE; c's entry was deleted by the remove
       { namespace: 'follows_out', id: 'a', sample: { bytesRead: 1 + linkValueBytes, rowsRead: 1, rowsReturned: 0 } },

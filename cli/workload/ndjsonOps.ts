@@ -4,13 +4,19 @@ import { z } from 'zod';
 
 /** A JSON property value: integers become Avro longs (bigint), other numbers doubles. */
 const jsonProperty = z.union([z.null(), z.boolean(), z.number(), z.string()]).transform((v) => (typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : v));
-const common = { eventTime: z.union([z.number().int(), z.string().regex(/^\d+$/)]).transform((v) => BigInt(v)).optional(), mutationId: z.string().optional() };
+/** µs since the epoch, as a JSON integer or a decimal string (above 2^53 only a string is exact). */
+const micros = z.union([z.number().int(), z.string().regex(/^\d+$/)]).transform((v) => BigInt(v));
+const common = { eventTime: micros.optional(), mutationId: z.string().optional() };
 const edge = { type: z.string(), src: z.string(), dst: z.string(), ...common };
+/** Add, hide and unhide write the whole link value: its edge time and its data (base64 in JSON). */
+const edgeValue = { ...edge, edgeTime: micros.optional(), data: z.base64().transform((v) => Buffer.from(v, 'base64')).optional() };
 
 /** One line of a `produce --file` NDJSON input. */
 export const ndjsonOpSchema = z.discriminatedUnion('op', [
-  z.strictObject({ op: z.literal('ADD_EDGE'), ...edge, properties: z.record(z.string(), jsonProperty).optional() }),
+  z.strictObject({ op: z.literal('ADD_EDGE'), ...edgeValue, properties: z.record(z.string(), jsonProperty).optional() }),
   z.strictObject({ op: z.literal('REMOVE_EDGE'), ...edge }),
+  z.strictObject({ op: z.literal('HIDE_EDGE'), ...edgeValue }),
+  z.strictObject({ op: z.literal('UNHIDE_EDGE'), ...edgeValue }),
   z.strictObject({ op: z.literal('SET_PROPERTIES'), ...edge, properties: z.record(z.string(), jsonProperty) }),
   z.strictObject({ op: z.literal('REMOVE_PROPERTIES'), ...edge, keys: z.array(z.string()) }),
   z.strictObject({ op: z.literal('REMOVE_NODE'), vertex: z.string(), ...common }),

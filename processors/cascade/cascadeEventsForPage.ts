@@ -1,4 +1,4 @@
-import { decodeLinkValue, decodeVertexKey, type LinkDirection } from '../../sinks/namespaces/index.ts';
+import { decodeVertexKey, type LinkDirection } from '../../sinks/namespaces/index.ts';
 import type { Cell } from '../../sinks/store/TwoLevelMapStore.ts';
 import { EdgeOp, type EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import { cascadeMutationId } from './cascadeMutationId.ts';
@@ -18,9 +18,9 @@ export interface CascadeOptions {
  *   direction's bag only (the shared one of a symmetric type): a removed link's bag keeps its properties (REMOVE_EDGE
  *   does not touch them), and a link re-added after the removal still needs
  *   the bag cleared up to the removal's time.
- * - REMOVE_EDGE for every link cell whose time is <= the removal's: ACTIVE
- *   ones must go, and REMOVED ones at the same time must end up holding the
- *   removal's own REMOVED value. A link newer than the removal is untouched
+ * - REMOVE_EDGE for every link cell written at or before the removal's
+ *   time: ACTIVE and HIDDEN ones must go, and REMOVED ones at the same time
+ *   must end up holding the removal's own REMOVED value. A link newer than the removal is untouched
  *   by a REMOVE_EDGE at the removal's time, so none is sent.
  *
  * The REMOVE_EDGE carries the REMOVE_NODE's own mutation id, not a derived
@@ -49,7 +49,8 @@ export function cascadeEventsForPage(
     const common = { edge_type: edgeType, src, dst, event_time: time, properties: {}, property_keys: [] };
     const clearId = cascadeMutationId(removeNode.mutation_id, edgeType, direction, peer, options.maxMutationIdBytes);
     const clearBag: EdgeMutation = { ...common, mutation_id: clearId, op: EdgeOp.REMOVE_PROPERTIES };
-    if (decodeLinkValue(cell.value).time > time) return [clearBag];
+    // The write time (event time of the link's last op), not the edge time in the value.
+    if (cell.writeTime > time) return [clearBag];
     return [{ ...common, mutation_id: removeNode.mutation_id, op: EdgeOp.REMOVE_EDGE }, clearBag];
   });
 }

@@ -40,6 +40,8 @@ export function createFanOutProcessor(config: FanOutConfig): EventProcessor<Edge
       switch (event.op) {
         case EdgeOp.ADD_EDGE:
         case EdgeOp.REMOVE_EDGE:
+        case EdgeOp.HIDE_EDGE:
+        case EdgeOp.UNHIDE_EDGE:
           linkOpWrites(event, reads, symmetricTypes.has(event.edge_type), batch);
           return { writes: batch.mutations(), followUps: degreeDirtyFollowUps(event), emits: [] };
         case EdgeOp.SET_PROPERTIES:

@@ -1,5 +1,6 @@
-import { encodeVertexKey, forwardLinkNamespace, NODE_TOMBSTONE_KEY, NODE_TOMBSTONES_NAMESPACE } from '../../sinks/namespaces/index.ts';
-import { EdgeOp, type EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
+import { encodeVertexKey, forwardLinkNamespace, LinkState, NODE_TOMBSTONE_KEY, NODE_TOMBSTONES_NAMESPACE } from '../../sinks/namespaces/index.ts';
+import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
+import { linkStateOfOp } from './linkStateOfOp.ts';
 import type { ReadRequest } from '../contract/EventProcessor.ts';
 
 /** The point read of `vertex`'s node tombstone. */
@@ -18,19 +19,20 @@ export const forwardLinkRead = (edgeType: string, src: string, dst: string): Rea
 
 /**
  * What the fan-out reads before processing `event`:
- * - link ops (ADD_EDGE, REMOVE_EDGE): both endpoints' node tombstones (one
- *   read for a self-loop), so an op older than a node removal cannot
- *   resurrect the edge;
- * - REMOVE_EDGE also the current forward link, to delete the `*_recent`
- *   entries the removal supersedes;
+ * - link ops (ADD_EDGE, REMOVE_EDGE, HIDE_EDGE, UNHIDE_EDGE): both
+ *   endpoints' node tombstones (one read for a self-loop), so an op older
+ *   than a node removal cannot resurrect the edge;
+ * - REMOVE_EDGE and HIDE_EDGE also the current forward link, to delete the
+ *   `*_recent` entries they supersede;
  * - property ops and REMOVE_NODE: nothing. Property ops need no tombstone
  *   check: the bag clear a node removal causes is a partition tombstone,
  *   which also hides older property writes that arrive after it.
  */
 export function fanOutReads(event: EdgeMutation): ReadRequest[] {
-  if (event.op !== EdgeOp.ADD_EDGE && event.op !== EdgeOp.REMOVE_EDGE) return [];
+  const state = linkStateOfOp(event.op);
+  if (state === undefined) return [];
   const reads = [nodeTombstoneRead(event.src)];
   if (event.dst !== event.src) reads.push(nodeTombstoneRead(event.dst));
-  if (event.op === EdgeOp.REMOVE_EDGE) reads.push(forwardLinkRead(event.edge_type, event.src, event.dst));
+  if (state !== LinkState.ACTIVE) reads.push(forwardLinkRead(event.edge_type, event.src, event.dst));
   return reads;
 }

@@ -130,7 +130,9 @@ function declareRecord(obj: JsonObject, outer: TypeScope): string {
           ? (fieldSchema as JsonObject)['logicalType']
           : undefined;
       const note = typeof logical === 'string' ? `Avro logicalType ${logical}, not interpreted: the raw value.` : undefined;
-      return docComment(field['doc'], '  ', note) + `  readonly ${String(field['name'])}: ${tsTypeFor(fieldSchema, scope)};\n`;
+      // A field defaulting to null may be omitted by writers (avsc writes the default); decoders always set it.
+      const optional = 'default' in field && field['default'] === null ? '?' : '';
+      return docComment(field['doc'], '  ', note) + `  readonly ${String(field['name'])}${optional}: ${tsTypeFor(fieldSchema, scope)};\n`;
     });
     return docComment(obj['doc'], '') + `export interface ${name} {\n${fields.join('')}}\n`;
   });

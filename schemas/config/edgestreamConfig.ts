@@ -38,6 +38,8 @@ const limitsSchema = z.strictObject({
    * unread (DecodeError RECORD_TOO_LARGE). Must exceed maxPropertyBagBytes (the bag travels in it).
    */
   maxRecordBytes: z.int().min(1024).max(256 << 20).default(DEFAULT_MAX_RECORD_BYTES),
+  /** Largest per-edge `data` payload, in bytes (it lives in the link value, whose length byte caps it at 255). */
+  maxEdgeDataBytes: z.int().min(0).max(255).default(255),
   /** Longest mutation id, in UTF-8 bytes (≥ 32: cascade ids fall back to a cut SHA-256 that must stay collision-safe). */
   maxMutationIdBytes: z.int().min(32).max(1024).default(128),
   /** event_time may be at most this far in the future of the processing wall clock. */

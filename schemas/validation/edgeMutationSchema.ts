@@ -22,7 +22,8 @@ const propertyValueSchema = z.union([
 
 /**
  * Shapes first (a wrong type aborts before the semantic rules run), then the
- * rules of docs/architecture.md §5. `properties` is checked as an opaque
+ * rules of docs/architecture.md §5 (edge_time and data only on the ops that
+ * write a whole link value, data within limits.maxEdgeDataBytes). `properties` is checked as an opaque
  * object here and entry by entry in the rules: `z.record` would hand the rules
  * a copy built by assignment, in which an own `__proto__` key and a foreign
  * prototype have already disappeared.
@@ -39,7 +40,12 @@ const edgeMutationShape = z.object({
     'must be a map of property values',
   ),
   property_keys: z.array(z.string()),
+  edge_time: z.bigint().nullish(),
+  data: z.custom<Buffer>((v) => Buffer.isBuffer(v), 'must be bytes (a Buffer)').nullish(),
 });
+
+/** The ops that write a whole link value, and so may carry its edge time and data. */
+const EDGE_VALUE_OPS: ReadonlySet<EdgeOp> = new Set([EdgeOp.ADD_EDGE, EdgeOp.HIDE_EDGE, EdgeOp.UNHIDE_EDGE]);
 
 const schemas = new WeakMap<ValidationConfig, z.ZodType<EdgeMutation>>();
 
@@ -79,6 +85,21 @@ function checkSemantics(event: EdgeMutation, config: ValidationConfig, ctx: Ctx)
   }
   checkProperties(event, config, fail);
   checkPropertyKeys(event, config, fail);
+  checkEdgeValue(event, config, fail);
+}
+
+function checkEdgeValue(event: EdgeMutation, { limits }: ValidationConfig, fail: (path: (string | number)[], message: string) => void): void {
+  const carries = EDGE_VALUE_OPS.has(event.op);
+  if (event.edge_time != null) {
+    if (!carries) fail(['edge_time'], `must be null for ${event.op} (only ADD_EDGE, HIDE_EDGE and UNHIDE_EDGE carry an edge time)`);
+    else if (event.edge_time < limits.minEventTimeMicros) {
+      fail(['edge_time'], `${event.edge_time} is before minEventTimeMicros ${limits.minEventTimeMicros} (seconds or milliseconds sent as microseconds?)`);
+    } else if (event.edge_time > MAX_EVENT_TIME) fail(['edge_time'], 'is above 2^63-1');
+  }
+  if (event.data != null && event.data.length > 0) {
+    if (!carries) fail(['data'], `must be null for ${event.op} (only ADD_EDGE, HIDE_EDGE and UNHIDE_EDGE carry edge data)`);
+    else if (event.data.length > limits.maxEdgeDataBytes) fail(['data'], `is ${event.data.length} bytes, more than the ${limits.maxEdgeDataBytes} allowed (limits.maxEdgeDataBytes)`);
+  }
 }
 
 function checkProperties(event: EdgeMutation, { limits }: ValidationConfig, fail: (path: (string | number)[], message: string) => void): void {

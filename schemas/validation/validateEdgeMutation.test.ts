@@ -105,3 +105,36 @@ describe('validateEdgeMutation', () => {
     );
   });
 });
+
+describe('validateEdgeMutation: edge time and data (EdgeMutation v2)', () => {
+  const hide: EdgeMutation = { ...add, op: 'HIDE_EDGE', properties: {} };
+
+  it.each<[string, EdgeMutation]>([
+    ['an ADD_EDGE with an edge time in the future and 255 bytes of data', { ...add, edge_time: NOW + 10n ** 12n, data: Buffer.alloc(255, 1) }],
+    ['a HIDE_EDGE and an UNHIDE_EDGE with edge time and data', { ...hide, edge_time: NOW, data: Buffer.from([1]) }],
+    ['an UNHIDE_EDGE without them (null)', { ...hide, op: 'UNHIDE_EDGE', edge_time: null, data: null }],
+    ['empty data on a REMOVE_EDGE (none)', { ...add, op: 'REMOVE_EDGE', properties: {}, data: Buffer.alloc(0) }],
+  ])('accepts %s', (_what, event) => {
+    expect(validateEdgeMutation(event, config, NOW)).toEqual({ ok: true, event });
+  });
+
+  it.each<[string, EdgeMutation, string, RegExp]>([
+    ['256 bytes of data', { ...add, data: Buffer.alloc(256) }, 'data', /is 256 bytes, more than the 255 allowed \(limits.maxEdgeDataBytes\)/],
+    ['data on a REMOVE_EDGE', { ...add, op: 'REMOVE_EDGE', properties: {}, data: Buffer.from([1]) }, 'data', /must be null for REMOVE_EDGE/],
+    ['an edge time on SET_PROPERTIES', { ...add, op: 'SET_PROPERTIES', edge_time: NOW }, 'edge_time', /must be null for SET_PROPERTIES/],
+    ['an edge time in seconds', { ...hide, edge_time: 1_700_000_000n }, 'edge_time', /before minEventTimeMicros/],
+    ['an edge time above 2^63-1', { ...hide, edge_time: 2n ** 63n }, 'edge_time', /above 2\^63-1/],
+    ['data that is not a Buffer', { ...hide, data: 'cafe' as unknown as Buffer }, 'data', /must be bytes/],
+  ])('rejects %s, naming the field', (_what, event, field, reason) => {
+    const verdict = validateEdgeMutation(event, config, NOW);
+    expect(verdict.ok).toBe(false);
+    if (verdict.ok) return;
+    expect(verdict.field).toBe(field);
+    expect(verdict.reason).toMatch(reason);
+  });
+
+  it('honours a smaller limits.maxEdgeDataBytes', () => {
+    const small = defaultEdgestreamConfig({ limits: { maxEdgeDataBytes: 4 } });
+    expect(validateEdgeMutation({ ...add, properties: {}, data: Buffer.alloc(5) }, small, NOW)).toMatchObject({ ok: false, field: 'data', reason: expect.stringMatching(/more than the 4 allowed/) });
+  });
+});

@@ -19,13 +19,13 @@ export interface DerivedRecentPage {
 
 /**
  * The `*_recent` entry an ACTIVE link stands for, exactly as the fan-out
- * wrote it (key invTime(time) ‖ peer, value the ADD's mutation id, written at
- * `time`); undefined for a REMOVED link.
+ * wrote it (key invTime(edge time) ‖ peer, value the ADD's mutation id,
+ * written at the link's write time); undefined for a HIDDEN or REMOVED link.
  */
 export function recentEntryOfLink(link: Cell): Cell | undefined {
   const value = decodeLinkValue(link.value);
   if (value.state !== LinkState.ACTIVE) return undefined;
-  return { key: encodeRecentKey(value.time, decodeVertexKey(link.key)), value: Buffer.from(value.mutationId, 'utf8'), writeTime: value.time };
+  return { key: encodeRecentKey(value.time, decodeVertexKey(link.key)), value: Buffer.from(value.mutationId, 'utf8'), writeTime: link.writeTime };
 }
 
 /**

@@ -3,48 +3,72 @@ import { readU64, writeU64 } from './u64.ts';
 import { decodeUtf8, encodeUtf8 } from './utf8Text.ts';
 
 /**
- * The value of a `T_out` / `T_in` cell:
+ * The value of a `T_out` / `T_in` cell (version 2; version 1 still decodes):
  *
- *   [version = 0x01][state: 0x01 ACTIVE | 0x02 REMOVED][time: u64 BE][mutation_id: UTF-8]
+ *   v2: [0x02][state: 0x01 ACTIVE | 0x02 HIDDEN | 0x03 REMOVED][time: u64 BE][data length: u8][data][mutation_id: UTF-8]
+ *   v1: [0x01][state: 0x01 ACTIVE | 0x02 REMOVED][time: u64 BE][mutation_id: UTF-8]
  *
- * The layout is chosen for the store's equal-write-time rule ("greater bytes
- * win"): at one write time REMOVED (0x02) beats ACTIVE (0x01), and two writes
- * of one state are settled by their mutation ids, so the winner never depends
- * on arrival order. `time` is the event time of the write (equal to its write
- * time); readers of the `*_recent` index compare it with the index key.
+ * The layout serves the store's equal-write-time rule ("greater bytes win"):
+ * at one write time REMOVED beats HIDDEN beats ACTIVE, then the greater edge
+ * time, then the data, then the mutation id, so the winner never depends on
+ * arrival order. `time` is the EDGE time (the client's edge_time, else the
+ * event time), the key of the link's `*_recent` entry; the write time of
+ * the cell is the event time.
  */
-export const LINK_VALUE_VERSION = 0x01;
+export const LINK_VALUE_VERSION = 0x02;
 
-export const LinkState = { ACTIVE: 'ACTIVE', REMOVED: 'REMOVED' } as const;
+export const LinkState = { ACTIVE: 'ACTIVE', HIDDEN: 'HIDDEN', REMOVED: 'REMOVED' } as const;
 export type LinkState = (typeof LinkState)[keyof typeof LinkState];
 
-const STATE_BYTE: Readonly<Record<LinkState, number>> = { ACTIVE: 0x01, REMOVED: 0x02 };
-const HEADER_BYTES = 10;
+/** The most `data` a link value carries (its length is one byte). */
+export const MAX_LINK_DATA_BYTES = 255;
+
+const STATE_BYTE: Readonly<Record<LinkState, number>> = { ACTIVE: 0x01, HIDDEN: 0x02, REMOVED: 0x03 };
+const V2_STATES: Readonly<Record<number, LinkState>> = { 0x01: LinkState.ACTIVE, 0x02: LinkState.HIDDEN, 0x03: LinkState.REMOVED };
+const V1_STATES: Readonly<Record<number, LinkState>> = { 0x01: LinkState.ACTIVE, 0x02: LinkState.REMOVED };
+const V1_HEADER_BYTES = 10;
+const V2_HEADER_BYTES = 11;
 const CODEC = 'LinkValue';
 
 export interface LinkValue {
   readonly state: LinkState;
-  /** Event time of the winning write, microseconds. */
+  /** Edge time, microseconds: the ordering key of newest-first pages. */
   readonly time: bigint;
   readonly mutationId: string;
+  /** The edge's opaque payload; absent when it has none (an empty payload is none). */
+  readonly data?: Uint8Array;
 }
 
 export function encodeLinkValue(link: LinkValue): Uint8Array {
   const id = encodeUtf8(link.mutationId, CODEC);
-  const out = new Uint8Array(HEADER_BYTES + id.length);
+  const data = link.data ?? new Uint8Array(0);
+  if (data.length > MAX_LINK_DATA_BYTES) throw new NamespaceCodecError(CODEC, `data is ${data.length} bytes, at most ${MAX_LINK_DATA_BYTES} fit`);
+  const out = new Uint8Array(V2_HEADER_BYTES + data.length + id.length);
   out[0] = LINK_VALUE_VERSION;
   out[1] = STATE_BYTE[link.state];
   writeU64(out, 2, link.time, CODEC);
-  out.set(id, HEADER_BYTES);
+  out[10] = data.length;
+  out.set(data, V2_HEADER_BYTES);
+  out.set(id, V2_HEADER_BYTES + data.length);
   return out;
 }
 
 export function decodeLinkValue(bytes: Uint8Array): LinkValue {
-  if (bytes.length < HEADER_BYTES) throw new NamespaceCodecError(CODEC, `needs at least ${HEADER_BYTES} bytes, got ${bytes.length}`);
-  if (bytes[0] !== LINK_VALUE_VERSION) throw new NamespaceCodecError(CODEC, `unknown version 0x${hex(bytes[0])}`);
-  const state = bytes[1] === 0x01 ? LinkState.ACTIVE : bytes[1] === 0x02 ? LinkState.REMOVED : undefined;
+  const version = bytes[0];
+  if (version !== 0x01 && version !== 0x02) {
+    if (bytes.length === 0) throw new NamespaceCodecError(CODEC, `needs at least ${V1_HEADER_BYTES} bytes, got 0`);
+    throw new NamespaceCodecError(CODEC, `unknown version 0x${hex(version)}`);
+  }
+  const headerBytes = version === 0x01 ? V1_HEADER_BYTES : V2_HEADER_BYTES;
+  if (bytes.length < headerBytes) throw new NamespaceCodecError(CODEC, `needs at least ${headerBytes} bytes, got ${bytes.length}`);
+  const state = (version === 0x01 ? V1_STATES : V2_STATES)[bytes[1] as number];
   if (state === undefined) throw new NamespaceCodecError(CODEC, `unknown state 0x${hex(bytes[1])}`);
-  return { state, time: readU64(bytes, 2), mutationId: decodeUtf8(bytes.subarray(HEADER_BYTES), CODEC) };
+  const time = readU64(bytes, 2);
+  if (version === 0x01) return { state, time, mutationId: decodeUtf8(bytes.subarray(V1_HEADER_BYTES), CODEC) };
+  const dataEnd = V2_HEADER_BYTES + (bytes[10] as number);
+  if (bytes.length < dataEnd) throw new NamespaceCodecError(CODEC, `data length ${bytes[10]} runs past the value's ${bytes.length} bytes`);
+  const mutationId = decodeUtf8(bytes.subarray(dataEnd), CODEC);
+  return dataEnd === V2_HEADER_BYTES ? { state, time, mutationId } : { state, time, mutationId, data: bytes.slice(V2_HEADER_BYTES, dataEnd) };
 }
 
 const hex = (b: number | undefined): string => (b ?? 0).toString(16).padStart(2, '0');

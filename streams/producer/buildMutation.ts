@@ -18,12 +18,21 @@ export interface EdgeArgs extends CommonArgs {
   readonly dst: string;
 }
 
+/** What an op that writes a whole link value (add, hide, unhide) may carry besides the edge. */
+export interface EdgeValueArgs extends EdgeArgs {
+  /** µs; the edge's place in newest-first pages. Default: the event time. Last write wins on the event time, not on this. */
+  readonly edgeTime?: bigint;
+  /** A small opaque payload kept on the edge (≤ limits.maxEdgeDataBytes) and returned with it by pages and point reads. */
+  readonly data?: Uint8Array;
+}
+
 /** SDK argument name of each event field, for error messages. */
 const ARGUMENT_OF_FIELD: Readonly<Record<string, string>> = {
   edge_type: 'type',
   event_time: 'eventTime',
   mutation_id: 'mutationId',
   property_keys: 'keys',
+  edge_time: 'edgeTime',
 };
 
 /**

@@ -162,3 +162,34 @@ describe('createEdgeProducer', () => {
     await s.producer.close(); // idempotent
   });
 });
+
+describe('createEdgeProducer: hide, unhide, edge time and data', () => {
+  it('builds HIDE_EDGE and UNHIDE_EDGE events, and carries edgeTime and data (as a Buffer) on add, hide and unhide', async () => {
+    const s = setup();
+    const data = Uint8Array.of(1, 2, 3);
+    await Promise.all([
+      s.producer.addEdge({ type: 'follows', src: 'a', dst: 'b', edgeTime: 1_600_000_000_000_000n, data }),
+      s.producer.hideEdge({ type: 'follows', src: 'a', dst: 'b', edgeTime: 1_600_000_000_000_000n }),
+      s.producer.unhideEdge({ type: 'follows', src: 'a', dst: 'b' }),
+      s.producer.flush(),
+    ]);
+    const [add, hide, unhide] = s.encoded.map((e) => e.value);
+    expect(add).toMatchObject({ op: 'ADD_EDGE', edge_time: 1_600_000_000_000_000n, data: Buffer.from([1, 2, 3]) });
+    expect(Buffer.isBuffer(add?.data)).toBe(true);
+    expect(hide).toMatchObject({ op: 'HIDE_EDGE', edge_time: 1_600_000_000_000_000n, properties: {}, property_keys: [] });
+    expect(hide && 'data' in hide).toBe(false);
+    expect(unhide).toMatchObject({ op: 'UNHIDE_EDGE', src: 'a', dst: 'b' });
+    expect(unhide && 'edge_time' in unhide).toBe(false);
+  });
+
+  it('rejects data over the limit and an edge time in seconds, naming the argument; nothing is sent', async () => {
+    const s = setup();
+    const big = await rejection(s.producer.hideEdge({ type: 'follows', src: 'a', dst: 'b', data: new Uint8Array(256) }));
+    expect(big).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'data' });
+    expect(big.message).toMatch(/^HIDE_EDGE: data: is 256 bytes, more than the 255 allowed/);
+    const seconds = await rejection(s.producer.addEdge({ type: 'follows', src: 'a', dst: 'b', edgeTime: 1_700_000_000n }));
+    expect(seconds).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'edgeTime' });
+    await s.producer.flush();
+    expect(s.sends).toEqual([]);
+  });
+});

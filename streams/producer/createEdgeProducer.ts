@@ -5,7 +5,7 @@ import { EdgeOp, knownSchemas, type EdgeMutation } from '../../schemas/index.ts'
 import { subjectFor, type AvroSerde } from '../serde/index.ts';
 import { systemClock, type Clock } from '../runtime/Clock.ts';
 import { topicName } from '../topics/index.ts';
-import { buildMutation, type CommonArgs, type EdgeArgs, type Properties } from './buildMutation.ts';
+import { buildMutation, type CommonArgs, type EdgeArgs, type EdgeValueArgs, type Properties } from './buildMutation.ts';
 import { createEventClock } from './createEventClock.ts';
 import { createSendBuffer, type OutgoingMessage } from './createSendBuffer.ts';
 import { ProducerError } from './ProducerError.ts';
@@ -30,8 +30,16 @@ export interface SentMutation extends RecordCoordinates {
  */
 export interface EdgeProducer {
   /** Each call resolves with the record's ids and its topic, partition and offset (a read-your-writes token). */
-  addEdge(args: EdgeArgs & { readonly properties?: Properties }): Promise<SentMutation>;
+  addEdge(args: EdgeValueArgs & { readonly properties?: Properties }): Promise<SentMutation>;
   removeEdge(args: EdgeArgs): Promise<SentMutation>;
+  /**
+   * Hides the edge: a point read still returns it (state HIDDEN), neighbour
+   * pages, counts and traversals leave it out. Like every link op it writes the
+   * whole link value, so pass the edge's `edgeTime` and `data` to keep them.
+   */
+  hideEdge(args: EdgeValueArgs): Promise<SentMutation>;
+  /** Makes the edge ACTIVE again (as addEdge without properties); without `edgeTime` it moves to the front. */
+  unhideEdge(args: EdgeValueArgs): Promise<SentMutation>;
   setProperties(args: EdgeArgs & { readonly properties: Properties }): Promise<SentMutation>;
   /** Deletes the named properties; `keys: []` clears the whole bag. */
   removeProperties(args: EdgeArgs & { readonly keys: readonly string[] }): Promise<SentMutation>;
@@ -146,10 +154,27 @@ export function createEdgeProducer(opts: EdgeProducerOptions): EdgeProducer {
   };
   const edge = (op: EdgeOp, a: EdgeArgs, extra: { properties?: Properties; property_keys?: readonly string[] } = {}) =>
     submit({ op, edge_type: a.type, src: a.src, dst: a.dst, properties: extra.properties ?? {}, property_keys: extra.property_keys ?? [] }, a);
+  // avsc writes bytes from a Buffer only; absent fields take the schema's null default.
+  const edgeValue = (op: EdgeOp, a: EdgeValueArgs, properties: Properties = {}) =>
+    submit(
+      {
+        op,
+        edge_type: a.type,
+        src: a.src,
+        dst: a.dst,
+        properties,
+        property_keys: [],
+        ...(a.edgeTime === undefined ? {} : { edge_time: a.edgeTime }),
+        ...(a.data === undefined ? {} : { data: Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength) }),
+      },
+      a,
+    );
 
   return {
-    addEdge: (a) => edge(EdgeOp.ADD_EDGE, a, { properties: a.properties ?? {} }),
+    addEdge: (a) => edgeValue(EdgeOp.ADD_EDGE, a, a.properties ?? {}),
     removeEdge: (a) => edge(EdgeOp.REMOVE_EDGE, a),
+    hideEdge: (a) => edgeValue(EdgeOp.HIDE_EDGE, a),
+    unhideEdge: (a) => edgeValue(EdgeOp.UNHIDE_EDGE, a),
     setProperties: (a) => edge(EdgeOp.SET_PROPERTIES, a, { properties: a.properties }),
     removeProperties: (a) => edge(EdgeOp.REMOVE_PROPERTIES, a, { property_keys: a.keys }),
     removeNode: (a) => submit({ op: EdgeOp.REMOVE_NODE, edge_type: '', src: a.vertex, dst: '', properties: {}, property_keys: [] }, a),

@@ -1,10 +1,12 @@
-import type { CommonArgs, EdgeArgs, Properties } from './buildMutation.ts';
+import type { CommonArgs, EdgeArgs, EdgeValueArgs, Properties } from './buildMutation.ts';
 import type { EdgeProducer, SentMutation } from './createEdgeProducer.ts';
 
 /** One mutation as data (an NDJSON line, an HTTP body): the op name plus the SDK call's arguments. */
 export type EdgeOpArgs =
-  | (EdgeArgs & { readonly op: 'ADD_EDGE'; readonly properties?: Properties })
+  | (EdgeValueArgs & { readonly op: 'ADD_EDGE'; readonly properties?: Properties })
   | (EdgeArgs & { readonly op: 'REMOVE_EDGE' })
+  | (EdgeValueArgs & { readonly op: 'HIDE_EDGE' })
+  | (EdgeValueArgs & { readonly op: 'UNHIDE_EDGE' })
   | (EdgeArgs & { readonly op: 'SET_PROPERTIES'; readonly properties: Properties })
   | (EdgeArgs & { readonly op: 'REMOVE_PROPERTIES'; readonly keys: readonly string[] })
   | (CommonArgs & { readonly op: 'REMOVE_NODE'; readonly vertex: string });
@@ -16,6 +18,10 @@ export function sendEdgeOp(producer: EdgeProducer, op: EdgeOpArgs): Promise<Sent
       return producer.addEdge({ ...op, properties: op.properties ?? {} });
     case 'REMOVE_EDGE':
       return producer.removeEdge(op);
+    case 'HIDE_EDGE':
+      return producer.hideEdge(op);
+    case 'UNHIDE_EDGE':
+      return producer.unhideEdge(op);
     case 'SET_PROPERTIES':
       return producer.setProperties(op);
     case 'REMOVE_PROPERTIES':

@@ -16,6 +16,7 @@ const V2_WITHOUT_DEFAULT = 4;
 const STRING_SCHEMA = 5;
 
 const v1 = knownSchemas.EdgeMutation.avsc;
+// A hypothetical next version of the current schema (the "v1" of these tests).
 const v2WithTenant = (withDefault: boolean): object => ({
   ...v1,
   fields: [...v1.fields, { name: 'tenant', type: 'string', ...(withDefault ? { default: 'default' } : {}) }],
@@ -84,7 +85,7 @@ describe('createAvroSerde', () => {
 
   it('reads v1 bytes with a newer reader, filling the new field from its default', async () => {
     const { serde } = setup();
-    const v2Reader = { ...knownSchemas.EdgeMutation, version: 2, avsc: v2WithTenant(true) as typeof v1 };
+    const v2Reader = { ...knownSchemas.EdgeMutation, version: knownSchemas.EdgeMutation.version + 1, avsc: v2WithTenant(true) as typeof v1 };
     const decoded = await serde.decode(await serde.encode(V1, sampleEdgeMutation), v2Reader);
     expect(decoded.value).toEqual({ ...sampleEdgeMutation, tenant: 'default' });
   });

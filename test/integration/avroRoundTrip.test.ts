@@ -35,16 +35,20 @@ const mutation: EdgeMutation = {
     blob: Buffer.from([0xde, 0xad, 0xbe, 0xef]),
   },
   property_keys: ['stale'],
+  edge_time: null,
+  data: null,
 };
 
+/** The current EdgeMutation (v2), the base of the evolution tests below. */
 const v1 = knownSchemas.EdgeMutation;
-/** EdgeMutation v1 plus one field; with a default it is BACKWARD compatible, without it is not. */
+/** EdgeMutation plus one field; with a default it is BACKWARD compatible, without it is not. */
 function edgeMutationV2(withDefault: boolean) {
   const avsc: AvscRecord = {
     ...v1.avsc,
     fields: [...v1.avsc.fields, { name: 'tenant', type: 'string', doc: 'Owning tenant.', ...(withDefault ? { default: 'default' } : {}) }],
   };
-  return knownSchema<EdgeMutation & { readonly tenant: string }>({ avsc, version: 2, subjectSuffix: 'value' });
+  // The next version number: the serde caches readers by name and version.
+  return knownSchema<EdgeMutation & { readonly tenant: string }>({ avsc, version: v1.version + 1, subjectSuffix: 'value' });
 }
 
 /** The decode failure a promise rejects with (fails the test if it resolves or throws something else). */
@@ -138,7 +142,7 @@ describe('Avro over real Kafka and schema registry', () => {
         // A valid header and body, but an id no registry has handed out.
         { key: 'unknown-id', value: encodeWireFrame(0x7fffffff, sent.subarray(5)) },
         { key: 'bad-magic', value: Buffer.from(JSON.stringify({ src: 'alice' })) },
-        { key: 'truncated', value: sent.subarray(0, sent.length - 4) },
+        { key: 'truncated', value: sent.subarray(0, sent.length - 6) }, // cuts into 'stale' (then the null edge_time and data)
       ]);
       for (const message of await consumeMessages(kafka, topic, 4)) {
         byKey.set(String(message.key), message);

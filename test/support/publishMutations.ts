@@ -10,7 +10,11 @@ export function sendMutation(producer: EdgeProducer, e: EdgeMutation): Promise<S
   const edge = { ...common, type: e.edge_type, src: e.src, dst: e.dst };
   switch (e.op) {
     case 'ADD_EDGE':
-      return producer.addEdge({ ...edge, properties: e.properties });
+      return producer.addEdge({ ...edge, ...edgeFields(e), properties: e.properties });
+    case 'HIDE_EDGE':
+      return producer.hideEdge({ ...edge, ...edgeFields(e) });
+    case 'UNHIDE_EDGE':
+      return producer.unhideEdge({ ...edge, ...edgeFields(e) });
     case 'REMOVE_EDGE':
       return producer.removeEdge(edge);
     case 'SET_PROPERTIES':
@@ -24,6 +28,11 @@ export function sendMutation(producer: EdgeProducer, e: EdgeMutation): Promise<S
       throw new Error(`unknown op ${String(never)}`);
     }
   }
+}
+
+/** The optional edge time and data of a link op, as the SDK takes them. */
+function edgeFields(e: EdgeMutation): { edgeTime?: bigint; data?: Uint8Array } {
+  return { ...(e.edge_time == null ? {} : { edgeTime: e.edge_time }), ...(e.data == null ? {} : { data: e.data }) };
 }
 
 /**

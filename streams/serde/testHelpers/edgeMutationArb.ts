@@ -21,4 +21,6 @@ export const edgeMutationArb: fc.Arbitrary<EdgeMutation> = fc.record({
     ),
   ),
   property_keys: fc.array(fc.string()),
+  edge_time: fc.option(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })),
+  data: fc.option(fc.uint8Array({ maxLength: 16 }).map((a) => Buffer.from(a))),
 });

@@ -17,4 +17,7 @@ export const sampleEdgeMutation: EdgeMutation = {
     blob: Buffer.from([0xde, 0xad, 0xbe, 0xef]),
   },
   property_keys: [],
+  // v2 fields, null as a v1 record decodes with the v2 reader.
+  edge_time: null,
+  data: null,
 };

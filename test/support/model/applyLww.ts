@@ -16,13 +16,14 @@ import { bagLabel } from './graphLines.ts';
  * computed directly from the documented semantics (docs/architecture.md §5),
  * with no store, no reads and no cascade.
  *
- * Links, per (type, src, dst) with at least one link event (ADD_EDGE or
- * REMOVE_EDGE): the last write wins among
- *   - each ADD_EDGE        → ACTIVE  at its time, its mutation id
- *   - each REMOVE_EDGE     → REMOVED at its time, its mutation id
+ * Links, per (type, src, dst) with at least one link event (ADD_EDGE,
+ * REMOVE_EDGE, HIDE_EDGE, UNHIDE_EDGE): the last write wins among
+ *   - each ADD_EDGE, UNHIDE_EDGE → ACTIVE  at its time, its edge time (edge_time, else its time), data, mutation id
+ *   - each HIDE_EDGE             → HIDDEN  at its time, its edge time, data, mutation id
+ *   - each REMOVE_EDGE           → REMOVED at its time (= its edge time), its mutation id
  *   - each REMOVE_NODE of src or dst → REMOVED at its time, its mutation id
- * ordered by time, then by the greater LinkValue bytes (REMOVED beats
- * ACTIVE, then the greater mutation id).
+ * ordered by write (event) time, then by the greater LinkValue bytes
+ * (REMOVED > HIDDEN > ACTIVE, then edge time, data, mutation id).
  *
  * Property bags, per (type, src, dst) for a directed type and per (type,
  * {a, b}) for a symmetric one, per name: the last write wins among sets
@@ -37,7 +38,8 @@ import { bagLabel } from './graphLines.ts';
  *
  * Degrees: ACTIVE links per (type, direction, vertex), for every vertex of an
  * edge with a link event (zero included). Newest-first lists: a vertex's
- * ACTIVE links per direction, by time descending, then peer UTF-8 ascending.
+ * ACTIVE links per direction, by edge time descending, then peer UTF-8
+ * ascending (HIDDEN and REMOVED links are in neither).
  * Node tombstones: per vertex the latest REMOVE_NODE, then greater mutation id.
  */
 export interface ModelGraph {
@@ -57,6 +59,8 @@ export interface ModelLink {
   readonly src: string;
   readonly dst: string;
   readonly value: LinkValue;
+  /** The event time of the winning write: the cell's write time. */
+  readonly writeTime: bigint;
 }
 
 export interface ModelProperty {
@@ -68,6 +72,7 @@ export interface ModelNeighbour {
   readonly peer: string;
   readonly time: bigint;
   readonly mutationId: string;
+  readonly data?: Uint8Array;
 }
 
 export const modelKey = (...parts: string[]): string => parts.join('\u0000');
@@ -86,27 +91,37 @@ export function applyLww(events: readonly EdgeMutation[], symmetricTypes: readon
 
 function modelLinks(events: readonly EdgeMutation[], removals: readonly EdgeMutation[]): Map<string, ModelLink> {
   const links = new Map<string, ModelLink>();
-  const offer = (edgeType: string, src: string, dst: string, value: LinkValue): void => {
+  const offer = (edgeType: string, src: string, dst: string, writeTime: bigint, value: LinkValue): void => {
     const key = modelKey(edgeType, src, dst);
     const current = links.get(key);
-    if (current === undefined || linkBeats(value, current.value)) links.set(key, { edgeType, src, dst, value });
+    if (current === undefined || linkBeats(writeTime, value, current)) links.set(key, { edgeType, src, dst, value, writeTime });
   };
   for (const e of events) {
-    if (e.op !== 'ADD_EDGE' && e.op !== 'REMOVE_EDGE') continue;
-    offer(e.edge_type, e.src, e.dst, { state: e.op === 'ADD_EDGE' ? LinkState.ACTIVE : LinkState.REMOVED, time: e.event_time, mutationId: e.mutation_id });
+    const state = LINK_STATE_OF_OP[e.op];
+    if (state === undefined) continue;
+    const edgeTime = state === LinkState.REMOVED ? e.event_time : (e.edge_time ?? e.event_time);
+    const data = state !== LinkState.REMOVED && e.data != null && e.data.length > 0 ? { data: Uint8Array.from(e.data) } : {};
+    offer(e.edge_type, e.src, e.dst, e.event_time, { state, time: edgeTime, mutationId: e.mutation_id, ...data });
   }
   for (const link of [...links.values()]) {
     for (const r of removals) {
       if (r.src !== link.src && r.src !== link.dst) continue;
-      offer(link.edgeType, link.src, link.dst, { state: LinkState.REMOVED, time: r.event_time, mutationId: r.mutation_id });
+      offer(link.edgeType, link.src, link.dst, r.event_time, { state: LinkState.REMOVED, time: r.event_time, mutationId: r.mutation_id });
     }
   }
   return links;
 }
 
-function linkBeats(a: LinkValue, b: LinkValue): boolean {
-  if (a.time !== b.time) return a.time > b.time;
-  return compareBytes(encodeLinkValue(a), encodeLinkValue(b)) > 0;
+const LINK_STATE_OF_OP: Readonly<Partial<Record<EdgeMutation['op'], LinkState>>> = {
+  ADD_EDGE: LinkState.ACTIVE,
+  UNHIDE_EDGE: LinkState.ACTIVE,
+  HIDE_EDGE: LinkState.HIDDEN,
+  REMOVE_EDGE: LinkState.REMOVED,
+};
+
+function linkBeats(writeTime: bigint, value: LinkValue, current: ModelLink): boolean {
+  if (writeTime !== current.writeTime) return writeTime > current.writeTime;
+  return compareBytes(encodeLinkValue(value), encodeLinkValue(current.value)) > 0;
 }
 
 type PropertyWrite = { readonly kind: 'set'; readonly value: PropertyValue; readonly writeTime: bigint } | { readonly kind: 'delete'; readonly writeTime: bigint };
@@ -164,7 +179,8 @@ function modelDegreesAndLists(links: ReadonlyMap<string, ModelLink>): Pick<Model
   const note = (edgeType: string, direction: LinkDirection, vertex: string, peer: string, value: LinkValue): void => {
     const key = modelKey(edgeType, direction, vertex);
     degrees.set(key, (degrees.get(key) ?? 0n) + (value.state === LinkState.ACTIVE ? 1n : 0n));
-    if (value.state === LinkState.ACTIVE) lists.set(key, [...(lists.get(key) ?? []), { peer, time: value.time, mutationId: value.mutationId }]);
+    const data = value.data === undefined ? {} : { data: value.data };
+    if (value.state === LinkState.ACTIVE) lists.set(key, [...(lists.get(key) ?? []), { peer, time: value.time, mutationId: value.mutationId, ...data }]);
   };
   for (const { edgeType, src, dst, value } of links.values()) {
     note(edgeType, 'out', src, dst, value);

@@ -33,7 +33,8 @@ export function convergenceScenarioArbitrary({ minEvents = 30, maxEvents = 80, m
  * Moves a scenario's events into their own corner of a shared store and onto
  * a real clock: every vertex id gets `tag` as a prefix (so runs sharing one
  * pipeline never touch each other's partitions), and event time t becomes
- * `baseMicros + t` (so the runtime's validation accepts it and ties stay ties).
+ * `baseMicros + t` (so the runtime's validation accepts it and ties stay ties),
+ * and so does an edge time.
  */
 export function scopeMutation(e: EdgeMutation, tag: string, baseMicros: bigint): EdgeMutation {
   return {
@@ -41,6 +42,7 @@ export function scopeMutation(e: EdgeMutation, tag: string, baseMicros: bigint):
     src: `${tag}${e.src}`,
     dst: e.op === 'REMOVE_NODE' ? '' : `${tag}${e.dst}`,
     event_time: baseMicros + e.event_time,
+    ...(e.edge_time == null ? {} : { edge_time: baseMicros + e.edge_time }),
   };
 }
 
@@ -53,7 +55,8 @@ export function describeMutations(events: readonly EdgeMutation[]): string {
     .map((e) => {
       const props = Object.entries(e.properties).map(([k, v]) => `${k}=${typeof v === 'bigint' ? `${v}n` : Buffer.isBuffer(v) ? `0x${v.toString('hex')}` : JSON.stringify(v)}`);
       const keys = e.op === 'REMOVE_PROPERTIES' ? ` keys=[${e.property_keys.join(',')}]` : '';
-      return `${e.op} ${e.edge_type} ${e.src}->${e.dst} @${e.event_time} ${e.mutation_id}${props.length ? ` {${props.join(', ')}}` : ''}${keys}`;
+      const edge = `${e.edge_time == null ? '' : ` edge_time=${e.edge_time}`}${e.data == null ? '' : ` data=0x${e.data.toString('hex')}`}`;
+      return `${e.op} ${e.edge_type} ${e.src}->${e.dst} @${e.event_time} ${e.mutation_id}${props.length ? ` {${props.join(', ')}}` : ''}${keys}${edge}`;
     })
     .join('\n');
 }

@@ -7,7 +7,9 @@ import type { ModelGraph } from './applyLww.ts';
  * be compared with a readable diff. Both sides render through these helpers.
  */
 export const linkLine = (direction: 'out' | 'in', edgeType: string, src: string, dst: string, v: LinkValue, writeTime: bigint): string =>
-  `link-${direction} ${edgeType} ${src}->${dst} ${v.state}@${v.time} ${v.mutationId} wt=${writeTime}`;
+  `link-${direction} ${edgeType} ${src}->${dst} ${v.state}@${v.time} ${v.mutationId}${dataSuffix(v.data)} wt=${writeTime}`;
+
+const dataSuffix = (data: Uint8Array | undefined): string => (data === undefined ? '' : ` data=0x${Buffer.from(data).toString('hex')}`);
 
 /** A property bag's name in lines: `src->dst` for a directed type, `a<->b` (UTF-8 order) for a symmetric one. */
 export function bagLabel(src: string, dst: string, symmetric: boolean): string {
@@ -29,15 +31,19 @@ export function propertyCellLine(edgeType: string, partitionId: string, cell: Ce
 
 export const degreeLine = (edgeType: string, direction: string, vertex: string, count: bigint): string => `degree ${edgeType} ${direction} ${vertex} = ${count}`;
 
-export const newestFirstLine = (edgeType: string, direction: string, vertex: string, list: readonly { peer: string; time: bigint; mutationId: string }[]): string =>
-  `newest ${edgeType} ${direction} ${vertex}: ${list.map((n) => `${n.peer}@${n.time}(${n.mutationId})`).join(', ')}`;
+export const newestFirstLine = (
+  edgeType: string,
+  direction: string,
+  vertex: string,
+  list: readonly { peer: string; time: bigint; mutationId: string; data?: Uint8Array }[],
+): string => `newest ${edgeType} ${direction} ${vertex}: ${list.map((n) => `${n.peer}@${n.time}(${n.mutationId}${dataSuffix(n.data)})`).join(', ')}`;
 
 export const tombstoneLine = (vertex: string, time: bigint, mutationId: string): string => `tombstone ${vertex} @${time} ${mutationId}`;
 
 export function modelGraphLines(graph: ModelGraph): string[] {
   const lines: string[] = [];
-  for (const { edgeType, src, dst, value } of graph.links.values()) {
-    lines.push(linkLine('out', edgeType, src, dst, value, value.time), linkLine('in', edgeType, src, dst, value, value.time));
+  for (const { edgeType, src, dst, value, writeTime } of graph.links.values()) {
+    lines.push(linkLine('out', edgeType, src, dst, value, writeTime), linkLine('in', edgeType, src, dst, value, writeTime));
   }
   for (const [bag, byName] of graph.props) {
     const [edgeType = '', ...rest] = bag.split('\u0000');

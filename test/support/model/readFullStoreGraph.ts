@@ -58,11 +58,12 @@ export async function readFullStoreGraph(
       });
       const recentNs = store.namespace(recentNamespace(edgeType, direction));
       await each(await ids(recentNs.namespace), async (vertex) => {
-        const list: { peer: string; time: bigint; mutationId: string }[] = [];
+        const list: { peer: string; time: bigint; mutationId: string; data?: Uint8Array }[] = [];
         for (const entry of await readPartition(recentNs, vertex, pageSize)) {
           const { time, peer } = decodeRecentKey(entry.key);
           const link = links.get(vertex)?.get(peer);
-          if (link?.state === LinkState.ACTIVE && link.time === time) list.push({ peer, time, mutationId: Buffer.from(entry.value).toString('utf8') });
+          // Id and data from the link, as the reader takes them (see readStoreGraph).
+          if (link?.state === LinkState.ACTIVE && link.time === time) list.push({ peer, time, mutationId: link.mutationId, ...(link.data ? { data: link.data } : {}) });
         }
         if (list.length > 0) lines.push(newestFirstLine(edgeType, direction, vertex, list));
       });

@@ -76,14 +76,16 @@ async function validatedNewestFirst(
   edgeType: string,
   direction: LinkDirection,
   vertex: string,
-): Promise<{ peer: string; time: bigint; mutationId: string }[]> {
+): Promise<{ peer: string; time: bigint; mutationId: string; data?: Uint8Array }[]> {
   const links = store.namespace(linkNamespace(edgeType, direction));
-  const list: { peer: string; time: bigint; mutationId: string }[] = [];
+  const list: { peer: string; time: bigint; mutationId: string; data?: Uint8Array }[] = [];
   for (const entry of await readPartition(store.namespace(recentNamespace(edgeType, direction)), vertex)) {
     const { time, peer } = decodeRecentKey(entry.key);
     const link = await links.get(vertex, encodeVertexKey(peer));
     const value = link && decodeLinkValue(link.value);
-    if (value?.state === LinkState.ACTIVE && value.time === time) list.push({ peer, time, mutationId: Buffer.from(entry.value).toString('utf8') });
+    // The id and data come from the link, as the reader takes them: at one write time the entry's own
+    // value (an ADD's id) can lose a tie the link value won on its data.
+    if (value?.state === LinkState.ACTIVE && value.time === time) list.push({ peer, time, mutationId: value.mutationId, ...(value.data ? { data: value.data } : {}) });
   }
   return list;
 }
