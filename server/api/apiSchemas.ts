@@ -71,6 +71,12 @@ const common = {
   eventTime: { type: ['integer', 'string'], pattern: '^\\d+$', description: 'µs since the epoch (default: the server clock); last write wins on it' },
 } as const;
 const edgeFields = { type: edgeTypeParam, src: vertexParam('source vertex'), dst: vertexParam('destination vertex'), ...common } as const;
+/** Fields of the ops that write a whole link value (add, hide, unhide): its place in newest-first pages and its payload. */
+const edgeValueFields = {
+  ...edgeFields,
+  edgeTime: { type: ['integer', 'string'], pattern: '^\\d+$', description: 'µs; the edge\'s place in newest-first pages (default: the event time; last write wins on the event time)' },
+  data: str('a small opaque payload kept on the edge, base64 (at most limits.maxEdgeDataBytes bytes decoded)', { contentEncoding: 'base64', pattern: '^[A-Za-z0-9+/]*={0,2}$', maxLength: 344 }),
+} as const;
 const mutationVariant = (op: string, properties: Record<string, unknown>, required: readonly string[]) =>
   ({ type: 'object', additionalProperties: false, required: ['op', ...required], properties: { op: { const: op }, ...properties } }) as const;
 
@@ -80,8 +86,10 @@ export const mutationSchema = {
   required: ['op'],
   discriminator: { propertyName: 'op' },
   oneOf: [
-    mutationVariant('ADD_EDGE', { ...edgeFields, properties: { type: 'object', additionalProperties: propertyValue } }, ['type', 'src', 'dst']),
+    mutationVariant('ADD_EDGE', { ...edgeValueFields, properties: { type: 'object', additionalProperties: propertyValue } }, ['type', 'src', 'dst']),
     mutationVariant('REMOVE_EDGE', edgeFields, ['type', 'src', 'dst']),
+    mutationVariant('HIDE_EDGE', edgeValueFields, ['type', 'src', 'dst']),
+    mutationVariant('UNHIDE_EDGE', edgeValueFields, ['type', 'src', 'dst']),
     mutationVariant('SET_PROPERTIES', { ...edgeFields, properties: { type: 'object', additionalProperties: propertyValue } }, ['type', 'src', 'dst', 'properties']),
     mutationVariant('REMOVE_PROPERTIES', { ...edgeFields, keys: { type: 'array', items: { type: 'string' }, description: '[] clears the bag' } }, ['type', 'src', 'dst', 'keys']),
     mutationVariant('REMOVE_NODE', { vertex: vertexParam('the vertex whose every edge is removed'), ...common }, ['vertex']),

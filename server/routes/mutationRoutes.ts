@@ -5,15 +5,17 @@ import { formatConsistencyToken } from '../consistency/consistencyToken.ts';
 import type { ServerMetrics } from '../metrics/serverMetrics.ts';
 
 type JsonProperty = string | number | boolean | null;
-type Body = Record<string, unknown> & { op: EdgeOpArgs['op']; properties?: Record<string, JsonProperty>; eventTime?: number | string };
+type Body = Record<string, unknown> & { op: EdgeOpArgs['op']; properties?: Record<string, JsonProperty>; eventTime?: number | string; edgeTime?: number | string; data?: string };
 
-/** A validated body → SDK arguments: JSON integers become longs (as in `produce --file`), eventTime a bigint. */
+/** A validated body → SDK arguments: JSON integers become longs (as in `produce --file`), times bigints, data bytes from base64. */
 function toEdgeOp(body: Body): EdgeOpArgs {
-  const { properties, eventTime, ...rest } = body;
+  const { properties, eventTime, edgeTime, data, ...rest } = body;
   return {
     ...rest,
     ...(properties ? { properties: Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : v])) } : {}),
     ...(eventTime === undefined ? {} : { eventTime: BigInt(eventTime) }),
+    ...(edgeTime === undefined ? {} : { edgeTime: BigInt(edgeTime) }),
+    ...(data === undefined ? {} : { data: Uint8Array.from(Buffer.from(data, 'base64')) }),
   } as EdgeOpArgs;
 }
 

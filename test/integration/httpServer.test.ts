@@ -97,6 +97,26 @@ describe('the HTTP server on Kafka + Cassandra', () => {
     expect(incoming.body['items'].map((n: { peer: string }) => n.peer)).toEqual([v('pager')]);
   });
 
+  it('hides and un-hides an edge, and carries a client edge time and a data payload (TAO states, time and data over HTTP)', async () => {
+    const data = Buffer.from([0, 1, 2, 250]).toString('base64');
+    await post({ op: 'ADD_EDGE', type: 'follows', src: v('tao'), dst: v('old'), edgeTime: '1700000000000000' });
+    const added = await post({ op: 'ADD_EDGE', type: 'follows', src: v('tao'), dst: v('new'), edgeTime: '1800000000000000', data });
+    expect(added.status).toBe(202);
+    const page = await get(`/v1/vertices/${v('tao')}/out/follows?limit=10&after=${added.body['token']}`);
+    expect(page.body['items'].map((n: { peer: string }) => n.peer)).toEqual([v('new'), v('old')]); // newest first by edge time
+    expect(page.body['items'][0]).toMatchObject({ time: '1800000000000000', data });
+    const hidden = await post({ op: 'HIDE_EDGE', type: 'follows', src: v('tao'), dst: v('new'), edgeTime: '1800000000000000', data });
+    expect(hidden.status).toBe(202);
+    expect(await get(`/v1/edges/follows/${v('tao')}/${v('new')}?after=${hidden.body['token']}`)).toMatchObject({ status: 200, body: { state: 'HIDDEN' } });
+    expect((await get(`/v1/vertices/${v('tao')}/out/follows?limit=10`)).body['items'].map((n: { peer: string }) => n.peer)).toEqual([v('old')]);
+    const shown = await post({ op: 'UNHIDE_EDGE', type: 'follows', src: v('tao'), dst: v('new'), edgeTime: '1800000000000000', data });
+    const again = await get(`/v1/vertices/${v('tao')}/out/follows?limit=10&after=${shown.body['token']}`);
+    expect(again.body['items'].map((n: { peer: string }) => n.peer)).toEqual([v('new'), v('old')]);
+    const tooBig = await post({ op: 'ADD_EDGE', type: 'follows', src: v('tao'), dst: v('x'), data: Buffer.alloc(256).toString('base64') });
+    expect(tooBig.status).toBe(400);
+    expect(JSON.stringify(tooBig.body)).toMatch(/data/);
+  });
+
   it('reads properties with key pushdown, degrees and traversals', async () => {
     const w = await follow(v('p'), v('q'), { since: 2024, weight: 0.5, note: 'hi' });
     await follow(v('q'), v('r'));
