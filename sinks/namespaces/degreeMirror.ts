@@ -1,0 +1,48 @@
+import type { LinkDirection } from './edgeTypeNamespaces.ts';
+import { fnv1a32 } from './fnv1a32.ts';
+import { encodeUtf8 } from './utf8Text.ts';
+
+/**
+ * `degree_mirror[vertex]`, the delta recounter's copy of a link partition
+ * (docs/architecture.md §5 "Counts"), keys per (type, direction):
+ * - `type ␀ dir ␀ f ␀ bucket ␀ peer` = the link cell's value, written at the link's write time (a flag);
+ * - `type ␀ dir ␀ b ␀ bucket` = u64 BE count of ACTIVE flags in the bucket;
+ * - `type ␀ dir ␀ m` = empty: the whole link partition was once copied (the marker).
+ * `bucket` = fnv1a32(peer) mod 1024, three hex digits: a bucket of a 1M-link vertex holds ~1 000 flags.
+ */
+export const DEGREE_MIRROR_BUCKETS = 1024;
+const CODEC = 'degreeMirrorKey';
+const S = '\u0000';
+
+const head = (edgeType: string, direction: LinkDirection) => `${edgeType}${S}${direction}${S}`;
+const bucketOfPeer = (peer: Uint8Array) => (fnv1a32(peer) % DEGREE_MIRROR_BUCKETS).toString(16).padStart(3, '0');
+const concat = (a: Uint8Array, b: Uint8Array) => {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+};
+
+/** The flag of `peer` (the link key, UTF-8). */
+export function encodeDegreeFlagKey(edgeType: string, direction: LinkDirection, peer: Uint8Array): Uint8Array {
+  return concat(degreeFlagsPrefix(edgeType, direction, peer), peer);
+}
+
+/** The prefix of the flags in `peer`'s bucket. */
+export function degreeFlagsPrefix(edgeType: string, direction: LinkDirection, peer: Uint8Array): Uint8Array {
+  return encodeUtf8(`${head(edgeType, direction)}f${S}${bucketOfPeer(peer)}${S}`, CODEC);
+}
+
+/** The count cell of `peer`'s bucket. */
+export function encodeDegreeBucketKey(edgeType: string, direction: LinkDirection, peer: Uint8Array): Uint8Array {
+  return encodeUtf8(`${head(edgeType, direction)}b${S}${bucketOfPeer(peer)}`, CODEC);
+}
+
+/** The prefix of every bucket count of (type, direction). */
+export function degreeBucketsPrefix(edgeType: string, direction: LinkDirection): Uint8Array {
+  return encodeUtf8(`${head(edgeType, direction)}b${S}`, CODEC);
+}
+
+export function encodeDegreeMirrorMarkerKey(edgeType: string, direction: LinkDirection): Uint8Array {
+  return encodeUtf8(`${head(edgeType, direction)}m`, CODEC);
+}
