@@ -3,12 +3,14 @@ import {
   DEGREE_MIRROR_NAMESPACE,
   decodeDegreeCount,
   decodeLinkValue,
-  degreeBucketsPrefix,
   degreeDirtyShards,
   degreeFlagsPrefix,
+  degreeGroupBucketsPrefix,
+  degreeGroupsPrefix,
   encodeDegreeBucketKey,
   encodeDegreeCount,
   encodeDegreeFlagKey,
+  encodeDegreeGroupKey,
   encodeDegreeMirrorMarkerKey,
   encodeVertexKey,
   isNamespaceCodecError,
@@ -16,6 +18,13 @@ import {
 } from '../../sinks/namespaces/index.ts';
 import type { Cell } from '../../sinks/store/TwoLevelMapStore.ts';
 import { recountTargetOf, type RecountTarget } from './recountTargetOf.ts';
+
+/** Where a peer's flag, bucket count and group count live (the recounter's MirrorBucket). */
+export interface MirrorBucket {
+  readonly countKey: Uint8Array;
+  readonly flagsPrefix: Uint8Array;
+  readonly group: { readonly countKey: Uint8Array; readonly bucketsPrefix: Uint8Array };
+}
 
 /**
  * The degrees projection as the recounter (streams/runtime createRecounter,
@@ -39,8 +48,8 @@ export interface DegreeMirrorLogic {
   /** The peer a mark names (its link key), or undefined for a mark written before marks named one. */
   changedKey(markKey: Uint8Array): Uint8Array | undefined;
   flagKey(target: RecountTarget, peer: Uint8Array): Uint8Array;
-  bucketOf(target: RecountTarget, peer: Uint8Array): { readonly countKey: Uint8Array; readonly flagsPrefix: Uint8Array };
-  bucketsPrefix(target: RecountTarget): Uint8Array;
+  bucketOf(target: RecountTarget, peer: Uint8Array): MirrorBucket;
+  groupsPrefix(target: RecountTarget): Uint8Array;
   markerKey(target: RecountTarget): Uint8Array;
   decodeCount(bytes: Uint8Array): bigint;
 }
@@ -53,8 +62,12 @@ const mirror: DegreeMirrorLogic = Object.freeze({
     return writer === undefined ? undefined : encodeVertexKey(writer.split('\u0000')[0] as string);
   },
   flagKey: (t: RecountTarget, peer: Uint8Array) => encodeDegreeFlagKey(t.edgeType, t.direction, peer),
-  bucketOf: (t: RecountTarget, peer: Uint8Array) => ({ countKey: encodeDegreeBucketKey(t.edgeType, t.direction, peer), flagsPrefix: degreeFlagsPrefix(t.edgeType, t.direction, peer) }),
-  bucketsPrefix: (t: RecountTarget) => degreeBucketsPrefix(t.edgeType, t.direction),
+  bucketOf: (t: RecountTarget, peer: Uint8Array): MirrorBucket => ({
+    countKey: encodeDegreeBucketKey(t.edgeType, t.direction, peer),
+    flagsPrefix: degreeFlagsPrefix(t.edgeType, t.direction, peer),
+    group: { countKey: encodeDegreeGroupKey(t.edgeType, t.direction, peer), bucketsPrefix: degreeGroupBucketsPrefix(t.edgeType, t.direction, peer) },
+  }),
+  groupsPrefix: (t: RecountTarget) => degreeGroupsPrefix(t.edgeType, t.direction),
   markerKey: (t: RecountTarget) => encodeDegreeMirrorMarkerKey(t.edgeType, t.direction),
   decodeCount: decodeDegreeCount,
 });

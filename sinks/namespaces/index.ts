@@ -47,9 +47,11 @@ export {
 export { encodeCheckpointKey } from './checkpointKey.ts';
 export {
   DEGREE_MIRROR_BUCKETS,
-  degreeBucketsPrefix,
   degreeFlagsPrefix,
+  degreeGroupBucketsPrefix,
+  degreeGroupsPrefix,
   encodeDegreeBucketKey,
+  encodeDegreeGroupKey,
   encodeDegreeFlagKey,
   encodeDegreeMirrorMarkerKey,
 } from './degreeMirror.ts';

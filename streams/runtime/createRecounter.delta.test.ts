@@ -15,6 +15,7 @@ const u64 = (n: bigint) => {
 };
 const BUCKETS = 64;
 const bucket = (peer: string) => String([...peer].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % BUCKETS, 7)).padStart(2, '0');
+const group = (peer: string) => bucket(peer)[0] as string;
 
 /**
  * A tiny projection: a mark `vertex#peer#write` says r_links[vertex][peer] changed (`vertex` alone: unknown peer);
@@ -36,8 +37,12 @@ const logic: RecountLogic = {
       return peer === undefined ? undefined : utf8(peer);
     },
     flagKey: (_t, peer) => utf8(`f${bucket(text(peer))}#${text(peer)}`),
-    bucketOf: (_t, peer) => ({ countKey: utf8(`b${bucket(text(peer))}`), flagsPrefix: utf8(`f${bucket(text(peer))}#`) }),
-    bucketsPrefix: () => utf8('b'),
+    bucketOf: (_t, peer) => ({
+      countKey: utf8(`b${group(text(peer))}#${bucket(text(peer))}`),
+      flagsPrefix: utf8(`f${bucket(text(peer))}#`),
+      group: { countKey: utf8(`g${group(text(peer))}`), bucketsPrefix: utf8(`b${group(text(peer))}#`) },
+    }),
+    groupsPrefix: () => utf8('g'),
     markerKey: () => utf8('m'),
     decodeCount: (bytes) => Buffer.from(bytes).readBigUInt64BE(),
   },
@@ -114,7 +119,7 @@ describe('createRecounter, delta mode (a hot vertex)', () => {
       await s.link('hot', `new${round}`, true, 10n + BigInt(round)); // a duplicate
       const before = counting.rows();
       await recounter.runOnce();
-      // 2 changed peers: their link and mirror cells, 2 buckets (~DEGREE/64 flags, twice) and the bucket counts (64, twice).
+      // 2 changed peers: their link and mirror cells, 2 buckets (~DEGREE/64 flags, twice), their groups' bucket counts and the group counts.
       expect(counting.rows() - before).toBeLessThan(DEGREE / 8);
       expect(await s.count('hot')).toBe(BigInt(DEGREE));
     }

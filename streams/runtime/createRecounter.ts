@@ -36,20 +36,26 @@ export interface RecountLogic {
 /**
  * The per-key mirror of a target's source that a delta recount keeps
  * (recountByDelta), in partition `target.result.id` of `namespace`: a flag per
- * source key, flags grouped in buckets, one count per bucket, and a marker
- * saying the mirror once copied the whole source.
+ * source key, flags in buckets, bucket counts in groups, one count per
+ * bucket and per group, and a marker saying the mirror once copied the whole source.
  */
 export interface MirrorLogic {
   readonly namespace: string;
   /** The source key a mark names (e.g. the peer's link key), or undefined when it names none (older marks). */
   changedKey(markKey: Uint8Array): Uint8Array | undefined;
   flagKey(target: RecountTarget, sourceKey: Uint8Array): Uint8Array;
-  /** The bucket of a source key: where its bucket's count lives and the prefix of the bucket's flags. */
-  bucketOf(target: RecountTarget, sourceKey: Uint8Array): { readonly countKey: Uint8Array; readonly flagsPrefix: Uint8Array };
-  /** The prefix of the target's bucket counts (and of nothing else). */
-  bucketsPrefix(target: RecountTarget): Uint8Array;
+  /** Where a source key's bucket count lives and the prefix of its flags; the same for its group and the group's bucket counts. */
+  bucketOf(target: RecountTarget, sourceKey: Uint8Array): MirrorBucket;
+  /** The prefix of the target's group counts (and of nothing else). */
+  groupsPrefix(target: RecountTarget): Uint8Array;
   markerKey(target: RecountTarget): Uint8Array;
   decodeCount(bytes: Uint8Array): bigint;
+}
+
+export interface MirrorBucket {
+  readonly countKey: Uint8Array;
+  readonly flagsPrefix: Uint8Array;
+  readonly group: { readonly countKey: Uint8Array; readonly bucketsPrefix: Uint8Array };
 }
 
 /** `delta`: cost follows the marked keys (needs `logic.mirror`); `full`: every recount reads the whole source. */

@@ -1,26 +1,24 @@
 import { bytesEqual, type Cell, type Mutation, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { mapBoundedOrThrow } from '../../sinks/store/mapBounded.ts';
-import type { MirrorLogic, RecountLogic, RecountTarget } from './createRecounter.ts';
+import type { MirrorBucket, MirrorLogic, RecountLogic, RecountTarget } from './createRecounter.ts';
 import { cellsOf, settleCount, type Tally } from './settleCount.ts';
 
 const EMPTY = new Uint8Array(0);
 /** Buckets of one target settled at once. */
 const BUCKET_CONCURRENCY = 8;
 
-interface Bucket {
-  readonly countKey: Uint8Array;
-  readonly flagsPrefix: Uint8Array;
-}
+type Bucket = MirrorBucket;
 
 /**
  * The delta recount of one target (docs/architecture.md §5 "Counts"): the
  * mirror keeps one flag per source cell (a copy of the cell at the cell's own
  * write time, so LWW makes it converge to the source whoever writes it and in
- * whatever order), grouped in buckets. A round copies the cells its marks
- * name (one getKeys), recounts just their buckets from the flags, and sums the
- * bucket counts into the target's count; each count is settled like a full
- * recount (settleCount). Cost: the marked keys, their buckets and the bucket
- * counts, not the source partition. A target without the mirror's marker (never
+ * whatever order), in buckets, buckets in groups. A round copies the cells its
+ * marks name (one getKeys), recounts just their buckets from the flags, sums
+ * those buckets' groups, and sums the group counts into the target's count;
+ * each count is settled like a full recount (settleCount). Cost: the marked
+ * keys, their buckets, their groups' bucket counts and the group counts, not
+ * the source partition. A target without the mirror's marker (never
  * mirrored, or counted in full since) or a mark that names no key is mirrored in
  * full once, and the marker written after.
  */
@@ -38,13 +36,11 @@ export async function recountByDelta(
   const marker = await store.namespace(m.namespace).get(id, m.markerKey(target));
   const named = changed.filter((k): k is Uint8Array => k !== undefined);
   const buckets = marker === undefined || named.length < changed.length ? await mirrorAll(store, logic, target, pageSize) : await mirrorKeys(store, logic, target, distinct(named), pageSize);
+  const sum = (prefix: Uint8Array, result: Tally['result']): Tally => ({ source: { namespace: m.namespace, id, prefix }, result, weigh: (cell) => m.decodeCount(cell.value), encode: logic.encodeCount });
   await mapBoundedOrThrow([...buckets.values()], BUCKET_CONCURRENCY, (b) => settleCount(store, bucketTally(logic, target, b), pageSize, t0));
-  const total: Tally = {
-    source: { namespace: m.namespace, id, prefix: m.bucketsPrefix(target) },
-    result: target.result,
-    weigh: (cell) => m.decodeCount(cell.value),
-    encode: logic.encodeCount,
-  };
+  const groups = [...new Map([...buckets.values()].map((b) => [Buffer.from(b.group.countKey).toString('hex'), b.group])).values()];
+  await mapBoundedOrThrow(groups, BUCKET_CONCURRENCY, (g) => settleCount(store, sum(g.bucketsPrefix, { namespace: m.namespace, id, key: g.countKey }), pageSize, t0));
+  const total = sum(m.groupsPrefix(target), target.result);
   const written = await settleCount(store, total, pageSize, t0);
   // After the count that covers the full mirror: a full recount deletes the marker at its own (earlier) count's time.
   if (marker === undefined) await store.mutateMany([{ namespace: m.namespace, id, writeTime: written, deletions: [], additions: [{ key: m.markerKey(target), value: EMPTY }] }]);
