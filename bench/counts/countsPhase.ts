@@ -9,7 +9,7 @@ import type { createCountsStream } from './countsStream.ts';
 
 export interface PhaseResult {
   readonly mode: RecountMode;
-  /** Rounds before the stream, until no mark was left (the delta mode's first one mirrors the celebrity once). */
+  /** Rounds after one second of stream, until no mark was left (the delta mode's first one mirrors the celebrity once). */
   readonly warmUp: { readonly rounds: number; readonly seconds: number; readonly rowsRead: number };
   readonly rounds: number;
   readonly celebrityWrites: number;
@@ -59,6 +59,7 @@ export async function runCountsPhase(o: {
       if (r.marks === 0) return { rounds, seconds: round((performance.now() - start) / 1000, 1), rowsRead };
     }
   };
+  await o.stream.run(1); // a celebrity mark, so the warm-up (not the phase) pays a mode's first round on it
   const warmUp = await drain();
   o.say(`[${o.mode}] warm-up: ${warmUp.rounds} rounds, ${warmUp.seconds} s, ${warmUp.rowsRead} rows read`);
 
