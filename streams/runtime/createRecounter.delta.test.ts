@@ -125,6 +125,28 @@ describe('createRecounter, delta mode (a hot vertex)', () => {
     }
   });
 
+  it('refuses delta mode for a projection without a mirror', () => {
+    const { mirror: _, ...plain } = logic;
+    expect(() => createRecounter({ store: setup().store, logic: plain, logger: silentLogger, mode: 'delta' })).toThrow(/mode 'delta' needs a mirror/);
+  });
+
+  it('a full recount voids the mirror: the next delta round mirrors the vertex again and stays exact', async () => {
+    const s = setup();
+    for (const p of ['a', 'b', 'c']) await s.put('r_links', 'v', p, Uint8Array.of(1), 1n);
+    await s.link('v', 'a', true, 2n);
+    const delta = createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock, mode: 'delta' });
+    await delta.runOnce();
+    expect(await s.count('v')).toBe(3n);
+    // In full mode, b is removed: the full recounter counts it, the mirror does not see it.
+    await s.link('v', 'b', false, 3n);
+    await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock, mode: 'full' }).runOnce();
+    expect(await s.count('v')).toBe(2n);
+    expect(await s.store.namespace('r_mirror').get('v', utf8('m'))).toBeUndefined();
+    await s.link('v', 'd', true, 4n);
+    await delta.runOnce();
+    expect(await s.count('v')).toBe(3n); // a, c, d: the stale flag of b was rewritten by the new full mirror
+  });
+
   it('counts exactly under duplicates, replays, out-of-order times and two instances with skewed clocks (property)', async () => {
     const MINUTE_US = 60_000_000n;
     const change = fc.record({
