@@ -125,8 +125,9 @@ export interface Recounter {
  *   newer write time, and survives for the next round;
  * - a count is written at max(t0, the replaced count's write time + 1), so a
  *   recount always supersedes the one before it, whichever instance (and
- *   clock) wrote that, and is then checked against a second count (`recount`).
- * Each round starts at the next owned mark partition, so a backlog in one
+ *   clock) wrote that, and is then checked against a second count (settleCount).
+ * `full` mode recounts a target's whole source; `delta` mode only the marked
+ * keys' share of it (recountByDelta), so a round costs what changed. Each round starts at the next owned mark partition, so a backlog in one
  * cannot starve the others. A failed recount keeps its marks. Exact once the
  * stream is quiet.
  */
