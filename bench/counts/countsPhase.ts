@@ -18,6 +18,8 @@ export interface PhaseResult {
   readonly stalenessMs: { readonly p50: number; readonly p99: number; readonly max: number };
   readonly rowsReadPerRound: { readonly p50: number; readonly p99: number; readonly max: number; readonly mean: number };
   readonly roundSeconds: { readonly p50: number; readonly p99: number; readonly max: number };
+  /** Per round, how far the count read after it was from every truth of the round's span (0 = it was one of them). */
+  readonly countErrorPerRound: { readonly p50: number; readonly p99: number; readonly max: number };
   /** Count vs truth once the stream stopped and the marks were drained. */
   readonly finalCount: string;
   readonly finalTruth: number;
@@ -31,7 +33,9 @@ const stats = (xs: readonly number[]) => ({ p50: round(quantile(xs, 0.5), 1), p9
  * write is reflected by the first round that started after it landed and
  * whose count then equals the truth after some write that landed between the
  * round's start and its end; its staleness is that round's end minus the
- * write's landing.
+ * write's landing. A full recount pages a partition that changes under it, so
+ * under a steady stream its count can be one that was never true
+ * (`countErrorPerRound`).
  */
 export async function runCountsPhase(o: {
   store: TwoLevelMapStore;
@@ -68,6 +72,7 @@ export async function runCountsPhase(o: {
   const staleness: number[] = [];
   const rows: number[] = [];
   const durations: number[] = [];
+  const errors: number[] = [];
   let streaming = true;
   const streamDone = o.stream.run(o.seconds).finally(() => (streaming = false));
   while (streaming) {
@@ -79,7 +84,9 @@ export async function runCountsPhase(o: {
     rows.push(r.rowsRead);
     durations.push((endMs - startMs) / 1000);
     const landedByEnd = o.stream.writes.length;
-    const truths = new Set(o.stream.writes.slice(Math.max(firstWrite, landedBefore - 1), landedByEnd).map((w) => BigInt(w.truth)));
+    const span = o.stream.writes.slice(Math.max(firstWrite, landedBefore - 1), landedByEnd).map((w) => w.truth);
+    const truths = new Set(span.map((t) => BigInt(t)));
+    if (c !== undefined && span.length > 0) errors.push(Math.min(...span.map((t) => Math.abs(Number(c) - t))));
     if (c !== undefined && truths.has(c)) {
       for (; next < landedBefore; next++) staleness.push(endMs - (o.stream.writes[next]?.landedAtMs ?? endMs));
     }
@@ -99,9 +106,10 @@ export async function runCountsPhase(o: {
     stalenessMs: stats(staleness),
     rowsReadPerRound: { ...stats(rows), mean: round(rows.reduce((a, b) => a + b, 0) / Math.max(1, rows.length)) },
     roundSeconds: stats(durations),
+    countErrorPerRound: stats(errors),
     finalCount: String(finalCount),
     finalTruth,
   };
-  o.say(`[${o.mode}] ${result.rounds} rounds, ${result.celebrityWrites} celebrity writes (${unresolved} unresolved): staleness p50 ${result.stalenessMs.p50} ms, p99 ${result.stalenessMs.p99} ms; rows read per round p50 ${result.rowsReadPerRound.p50}, p99 ${result.rowsReadPerRound.p99}; round p50 ${result.roundSeconds.p50} s; final count ${result.finalCount} vs truth ${finalTruth}`);
+  o.say(`[${o.mode}] ${result.rounds} rounds, ${result.celebrityWrites} celebrity writes (${unresolved} unresolved): staleness p50 ${result.stalenessMs.p50} ms, p99 ${result.stalenessMs.p99} ms; rows read per round p50 ${result.rowsReadPerRound.p50}, p99 ${result.rowsReadPerRound.p99}; round p50 ${result.roundSeconds.p50} s; count off the truth by p50 ${result.countErrorPerRound.p50}, max ${result.countErrorPerRound.max}; final count ${result.finalCount} vs truth ${finalTruth}`);
   return result;
 }
