@@ -33,9 +33,11 @@ export async function recountByDelta(
   const m = logic.mirror;
   const id = target.result.id;
   const changed = markKeys.map((k) => m.changedKey(k));
-  const marker = await store.namespace(m.namespace).get(id, m.markerKey(target));
   const named = changed.filter((k): k is Uint8Array => k !== undefined);
-  const buckets = marker === undefined || named.length < changed.length ? await mirrorAll(store, logic, target, pageSize) : await mirrorKeys(store, logic, target, distinct(named), pageSize);
+  // The marker is read with the first page of flags (same partition, one query).
+  const copied = named.length === changed.length ? await mirrorKeys(store, logic, target, distinct(named), pageSize) : undefined;
+  const marker = copied === undefined ? await store.namespace(m.namespace).get(id, m.markerKey(target)) : copied.marker;
+  const buckets = copied !== undefined && marker !== undefined ? copied.buckets : await mirrorAll(store, logic, target, pageSize);
   const sum = (prefix: Uint8Array, result: Tally['result']): Tally => ({ source: { namespace: m.namespace, id, prefix }, result, weigh: (cell) => m.decodeCount(cell.value), encode: logic.encodeCount });
   await mapBoundedOrThrow([...buckets.values()], BUCKET_CONCURRENCY, (b) => settleCount(store, bucketTally(logic, target, b), pageSize, t0));
   const groups = [...new Map([...buckets.values()].map((b) => [Buffer.from(b.group.countKey).toString('hex'), b.group])).values()];
@@ -56,15 +58,27 @@ function bucketTally(logic: RecountLogic & { readonly mirror: MirrorLogic }, tar
   };
 }
 
-/** Copies the named source cells into their flags (one getKeys each side per page); returns their buckets. */
-async function mirrorKeys(store: TwoLevelMapStore, logic: RecountLogic & { readonly mirror: MirrorLogic }, target: RecountTarget, keys: readonly Uint8Array[], pageSize: number): Promise<Map<string, Bucket>> {
+/** Copies the named source cells into their flags (one getKeys each side per page); returns their buckets and the marker. */
+async function mirrorKeys(
+  store: TwoLevelMapStore,
+  logic: RecountLogic & { readonly mirror: MirrorLogic },
+  target: RecountTarget,
+  keys: readonly Uint8Array[],
+  pageSize: number,
+): Promise<{ buckets: Map<string, Bucket>; marker: Cell | undefined }> {
   const m = logic.mirror;
   const id = target.result.id;
   const buckets = new Map<string, Bucket>();
+  let marker: Cell | undefined;
   for (let at = 0; at < keys.length; at += pageSize) {
     const page = keys.slice(at, at + pageSize);
     const flagKeys = page.map((k) => m.flagKey(target, k));
-    const [cells, flags] = await Promise.all([store.namespace(target.source.namespace).getKeys(target.source.id, page), store.namespace(m.namespace).getKeys(id, flagKeys)]);
+    const [cells, read] = await Promise.all([
+      store.namespace(target.source.namespace).getKeys(target.source.id, page),
+      store.namespace(m.namespace).getKeys(id, at === 0 ? [...flagKeys, m.markerKey(target)] : flagKeys),
+    ]);
+    if (at === 0) marker = read[flagKeys.length];
+    const flags = read.slice(0, flagKeys.length);
     const writes: Mutation[] = [];
     page.forEach((key, i) => {
       addBucket(buckets, m.bucketOf(target, key));
@@ -78,7 +92,7 @@ async function mirrorKeys(store: TwoLevelMapStore, logic: RecountLogic & { reado
     });
     if (writes.length > 0) await store.mutateMany(writes);
   }
-  return buckets;
+  return { buckets, marker };
 }
 
 /** Copies every source cell into its flag (page by page); returns every bucket. */
