@@ -26,3 +26,21 @@ describe('degreeRecountLogic', () => {
     expect([...degreeRecountLogic.encodeCount(3n)]).toEqual([0, 0, 0, 0, 0, 0, 0, 3]);
   });
 });
+
+describe('degreeRecountLogic.mirror', () => {
+  const { mirror } = degreeRecountLogic;
+  it('names the peer of a mark (its link key), and no peer for a mark written before marks named one', () => {
+    expect(Buffer.from(mirror.changedKey(encodeDegreeDirtyKey({ edgeType: 'follows', direction: 'in', vertex: 'star', writer: 'fan\u0000m-1' })) ?? []).toString()).toBe('fan');
+    expect(mirror.changedKey(encodeDegreeDirtyKey({ edgeType: 'follows', direction: 'in', vertex: 'star' }))).toBeUndefined();
+  });
+
+  it("puts a peer's flag in its bucket, under the target's type and direction", () => {
+    const target = degreeRecountLogic.target(encodeDegreeDirtyKey({ edgeType: 'follows', direction: 'in', vertex: 'star' }));
+    if (target === undefined) throw new Error('a valid mark');
+    const fan = Buffer.from('fan');
+    const flag = Buffer.from(mirror.flagKey(target, fan));
+    expect(flag.subarray(0, mirror.bucketOf(target, fan).flagsPrefix.length)).toEqual(Buffer.from(mirror.bucketOf(target, fan).flagsPrefix));
+    expect(flag.toString().startsWith('follows\u0000in\u0000')).toBe(true);
+    expect(mirror.decodeCount(degreeRecountLogic.encodeCount(7n))).toBe(7n);
+  });
+});

@@ -1,13 +1,30 @@
 import {
   DEGREE_DIRTY_NAMESPACE,
+  DEGREE_MIRROR_NAMESPACE,
+  decodeDegreeCount,
   decodeLinkValue,
   degreeDirtyShards,
+  degreeFlagsPrefix,
+  degreeGroupBucketsPrefix,
+  degreeGroupsPrefix,
+  encodeDegreeBucketKey,
   encodeDegreeCount,
+  encodeDegreeFlagKey,
+  encodeDegreeGroupKey,
+  encodeDegreeMirrorMarkerKey,
+  encodeVertexKey,
   isNamespaceCodecError,
   LinkState,
 } from '../../sinks/namespaces/index.ts';
 import type { Cell } from '../../sinks/store/TwoLevelMapStore.ts';
 import { recountTargetOf, type RecountTarget } from './recountTargetOf.ts';
+
+/** Where a peer's flag, bucket count and group count live (the recounter's MirrorBucket). */
+export interface MirrorBucket {
+  readonly countKey: Uint8Array;
+  readonly flagsPrefix: Uint8Array;
+  readonly group: { readonly countKey: Uint8Array; readonly bucketsPrefix: Uint8Array };
+}
 
 /**
  * The degrees projection as the recounter (streams/runtime createRecounter,
@@ -22,7 +39,38 @@ export interface DegreeRecountLogic {
   target(markKey: Uint8Array): RecountTarget | undefined;
   counts(cell: Cell): boolean;
   encodeCount(count: bigint): Uint8Array;
+  /** The delta recounter's mirror of `T_out[v]` / `T_in[v]` in `degree_mirror[v]` (see degreeMirror). */
+  readonly mirror: DegreeMirrorLogic;
 }
+
+export interface DegreeMirrorLogic {
+  readonly namespace: string;
+  /** The peer a mark names (its link key), or undefined for a mark written before marks named one. */
+  changedKey(markKey: Uint8Array): Uint8Array | undefined;
+  flagKey(target: RecountTarget, peer: Uint8Array): Uint8Array;
+  bucketOf(target: RecountTarget, peer: Uint8Array): MirrorBucket;
+  groupsPrefix(target: RecountTarget): Uint8Array;
+  markerKey(target: RecountTarget): Uint8Array;
+  decodeCount(bytes: Uint8Array): bigint;
+}
+
+const mirror: DegreeMirrorLogic = Object.freeze({
+  namespace: DEGREE_MIRROR_NAMESPACE,
+  changedKey(markKey: Uint8Array): Uint8Array | undefined {
+    const writer = recountTargetOf(markKey).writer;
+    // The writer is `peer ␀ mutation id`; vertex ids never contain U+0000.
+    return writer === undefined ? undefined : encodeVertexKey(writer.split('\u0000')[0] as string);
+  },
+  flagKey: (t: RecountTarget, peer: Uint8Array) => encodeDegreeFlagKey(t.edgeType, t.direction, peer),
+  bucketOf: (t: RecountTarget, peer: Uint8Array): MirrorBucket => ({
+    countKey: encodeDegreeBucketKey(t.edgeType, t.direction, peer),
+    flagsPrefix: degreeFlagsPrefix(t.edgeType, t.direction, peer),
+    group: { countKey: encodeDegreeGroupKey(t.edgeType, t.direction, peer), bucketsPrefix: degreeGroupBucketsPrefix(t.edgeType, t.direction, peer) },
+  }),
+  groupsPrefix: (t: RecountTarget) => degreeGroupsPrefix(t.edgeType, t.direction),
+  markerKey: (t: RecountTarget) => encodeDegreeMirrorMarkerKey(t.edgeType, t.direction),
+  decodeCount: decodeDegreeCount,
+});
 
 export const degreeRecountLogic: DegreeRecountLogic = Object.freeze({
   markNamespace: DEGREE_DIRTY_NAMESPACE,
@@ -38,4 +86,5 @@ export const degreeRecountLogic: DegreeRecountLogic = Object.freeze({
   // A link cell that does not decode is a bug, not a mark problem: throwing keeps the mark for a later round.
   counts: (cell: Cell): boolean => decodeLinkValue(cell.value).state === LinkState.ACTIVE,
   encodeCount: encodeDegreeCount,
+  mirror,
 });

@@ -17,6 +17,12 @@ describe('parseEdgestreamConfig', () => {
     expect(() => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], bogus: 1 })).toThrow(/bogus/);
   });
 
+  it('recounts by delta unless runtime.recountMode says full, and names the field of a bad mode', () => {
+    expect(defaultEdgestreamConfig().runtime.recountMode).toBe('delta');
+    expect(parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime: { recountMode: 'full' } }).runtime.recountMode).toBe('full');
+    expect(() => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime: { recountMode: 'incremental' } })).toThrow(/runtime\.recountMode/);
+  });
+
   it('edge types are directed unless declared symmetric', () => {
     const c = parseEdgestreamConfig({ edgeTypes: [{ name: 'follows' }, { name: 'friends', symmetric: true }] });
     expect(c.edgeTypes).toEqual([{ name: 'follows', symmetric: false }, { name: 'friends', symmetric: true }]);

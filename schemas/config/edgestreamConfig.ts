@@ -120,8 +120,10 @@ const runtimeSchema = z.strictObject({
    * stay within the broker's group.{min,max}.session.timeout.ms (6 s and 30 min by default).
    */
   sessionTimeoutMs: z.int().min(6_000).max(1_800_000).default(30_000),
-  /** tunable. How often the degree recounter takes dirty marks: counts lag by up to this much; each round re-reads every dirty vertex's whole link partition (a celebrity's too), so shorter costs more. */
+  /** tunable. How often the degree recounter takes dirty marks: counts lag by up to this much; each round costs in proportion to the changes (recountMode delta), so shorter mostly costs per-round overheads. */
   recountIntervalMs: z.int().min(10).default(10_000),
+  /** tunable. `delta` (default): a round reads the marked peers' links, their buckets of the degree_mirror and the bucket counts, not the whole partition; `full`: re-reads every dirty vertex's link partition (the old recounter; it voids the mirror, which the next delta round rebuilds once). */
+  recountMode: z.enum(['delta', 'full']).default('delta'),
   /** tunable. How often a processor serving metrics (`run --metrics-port`) polls its consumer groups' lag (scrapes read the last poll). */
   lagPollIntervalMs: z.int().min(100).default(15_000),
 }).refine((r) => r.cascadeSettleMs > 2 * (r.writeRetryBudgetMs + r.writeLandingMarginMs) + r.tombstoneCacheTtlMs, {

@@ -6,7 +6,7 @@ import {
   reverseLinkNamespace,
   reverseRecentNamespace,
 } from './edgeTypeNamespaces.ts';
-import { DEGREE_DIRTY_NAMESPACE, DEGREES_NAMESPACE, NODE_TOMBSTONES_NAMESPACE, WIDE_ROW_CHECKPOINTS_NAMESPACE, WIDE_ROWS_NAMESPACE } from './globalNamespaces.ts';
+import { DEGREE_DIRTY_NAMESPACE, DEGREE_MIRROR_NAMESPACE, DEGREES_NAMESPACE, NODE_TOMBSTONES_NAMESPACE, WIDE_ROW_CHECKPOINTS_NAMESPACE, WIDE_ROWS_NAMESPACE } from './globalNamespaces.ts';
 import { splitNamespace, splittableNamespaces } from './splitLayout.ts';
 
 /**
@@ -37,6 +37,7 @@ export function edgestreamNamespaces(config: {
     // Marks are deleted once counted; a resurrected one costs one extra recount, never a wrong count.
     { name: DEGREE_DIRTY_NAMESPACE, chunking: false, resurrectionSafe: true },
     { name: DEGREES_NAMESPACE, chunking: false },
+    { name: DEGREE_MIRROR_NAMESPACE, chunking: false },
     { name: WIDE_ROWS_NAMESPACE, chunking: false },
     { name: WIDE_ROW_CHECKPOINTS_NAMESPACE, chunking: false },
   ];

@@ -6,6 +6,8 @@ export const NODE_TOMBSTONES_NAMESPACE = 'node_tombstones';
 export const DEGREE_DIRTY_NAMESPACE = 'degree_dirty';
 /** Partition vertex id, key `type ␀ out|in`, value u64 BE count of ACTIVE links. */
 export const DEGREES_NAMESPACE = 'degrees';
+/** Partition vertex id: the delta recounter's per-peer flags, bucket counts and marker (see degreeMirror). */
+export const DEGREE_MIRROR_NAMESPACE = 'degree_mirror';
 /** Partition = a splittable namespace, key = partition id, value WideRowRecord: the split metadata (§6). */
 export const WIDE_ROWS_NAMESPACE = 'wide_rows';
 /** Partition = a splittable namespace, key `stage ␀ generation ␀ partition id`, value the stage's JSON checkpoint. */

@@ -13,6 +13,7 @@ export {
 } from './edgeTypeNamespaces.ts';
 export {
   DEGREE_DIRTY_NAMESPACE,
+  DEGREE_MIRROR_NAMESPACE,
   DEGREES_NAMESPACE,
   NODE_TOMBSTONES_NAMESPACE,
   WIDE_ROW_CHECKPOINTS_NAMESPACE,
@@ -44,6 +45,16 @@ export {
   type WideRowVerification,
 } from './wideRowRecord.ts';
 export { encodeCheckpointKey } from './checkpointKey.ts';
+export {
+  DEGREE_MIRROR_BUCKETS,
+  degreeFlagsPrefix,
+  degreeGroupBucketsPrefix,
+  degreeGroupsPrefix,
+  encodeDegreeBucketKey,
+  encodeDegreeGroupKey,
+  encodeDegreeFlagKey,
+  encodeDegreeMirrorMarkerKey,
+} from './degreeMirror.ts';
 export { edgestreamNamespaces } from './edgestreamNamespaces.ts';
 export { LINK_VALUE_VERSION, LinkState, decodeLinkValue, encodeLinkValue, type LinkValue } from './linkValue.ts';
 export { decodeVertexKey, encodeVertexKey } from './vertexKey.ts';

@@ -1,9 +1,12 @@
 import type { Logger } from 'pino';
-import { bytesEqual, StoreError, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
+import type { Cell, TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { mapBounded } from '../../sinks/store/mapBounded.ts';
 import { classifyFailure } from './classifyFailure.ts';
 import { systemClock, type Clock } from './Clock.ts';
+import { countRowsRead } from './countRowsRead.ts';
 import { describeError } from './PipelineError.ts';
+import { recountByDelta } from './recountByDelta.ts';
+import { settleCount, type Tally } from './settleCount.ts';
 
 /** What one dirty mark asks for: count the cells of `source` and store the count under `result`. */
 export interface RecountTarget {
@@ -26,7 +29,37 @@ export interface RecountLogic {
   counts(cell: Cell): boolean;
   /** The stored form of a count (e.g. u64 BE). */
   encodeCount(count: bigint): Uint8Array;
+  /** How to keep the count by delta (`mode: 'delta'`); without it, every recount is full. */
+  readonly mirror?: MirrorLogic;
 }
+
+/**
+ * The per-key mirror of a target's source that a delta recount keeps
+ * (recountByDelta), in partition `target.result.id` of `namespace`: a flag per
+ * source key, flags in buckets, bucket counts in groups, one count per
+ * bucket and per group, and a marker saying the mirror once copied the whole source.
+ */
+export interface MirrorLogic {
+  readonly namespace: string;
+  /** The source key a mark names (e.g. the peer's link key), or undefined when it names none (older marks). */
+  changedKey(markKey: Uint8Array): Uint8Array | undefined;
+  flagKey(target: RecountTarget, sourceKey: Uint8Array): Uint8Array;
+  /** Where a source key's bucket count lives and the prefix of its flags; the same for its group and the group's bucket counts. */
+  bucketOf(target: RecountTarget, sourceKey: Uint8Array): MirrorBucket;
+  /** The prefix of the target's group counts (and of nothing else). */
+  groupsPrefix(target: RecountTarget): Uint8Array;
+  markerKey(target: RecountTarget): Uint8Array;
+  decodeCount(bytes: Uint8Array): bigint;
+}
+
+export interface MirrorBucket {
+  readonly countKey: Uint8Array;
+  readonly flagsPrefix: Uint8Array;
+  readonly group: { readonly countKey: Uint8Array; readonly bucketsPrefix: Uint8Array };
+}
+
+/** `delta`: cost follows the marked keys (needs `logic.mirror`); `full`: every recount reads the whole source. */
+export type RecountMode = 'delta' | 'full';
 
 export interface RecountRound {
   /** This instance's wall clock (µs) at the start of the round: a count is written at t0, or just after the count it replaces. */
@@ -36,6 +69,8 @@ export interface RecountRound {
   readonly recounted: number;
   /** Marks whose recount failed; they were kept for the next round. */
   readonly failed: number;
+  /** Cells the round read (marks, counts, sources, mirrors). */
+  readonly rowsRead: number;
 }
 
 /** Which mark partitions this instance recounts (see createShardOwnership); the others belong to other instances. */
@@ -58,6 +93,8 @@ export interface RecounterOptions {
   readonly marksPerRound?: number;
   /** Targets recounted concurrently. Default 16. */
   readonly concurrency?: number;
+  /** Default `full`; `delta` needs `logic.mirror`. */
+  readonly mode?: RecountMode;
 }
 
 /** Totals since start (metrics); `lastRoundMarks` at `marksPerRound` means a backlog. */
@@ -88,13 +125,18 @@ export interface Recounter {
  *   newer write time, and survives for the next round;
  * - a count is written at max(t0, the replaced count's write time + 1), so a
  *   recount always supersedes the one before it, whichever instance (and
- *   clock) wrote that, and is then checked against a second count (`recount`).
- * Each round starts at the next owned mark partition, so a backlog in one
+ *   clock) wrote that, and is then checked against a second count (settleCount).
+ * `full` mode recounts a target's whole source; `delta` mode only the marked
+ * keys' share of it (recountByDelta), so a round costs what changed. Each round starts at the next owned mark partition, so a backlog in one
  * cannot starve the others. A failed recount keeps its marks. Exact once the
  * stream is quiet.
  */
 export function createRecounter(opts: RecounterOptions): Recounter {
-  const { store, logic } = opts;
+  const { logic } = opts;
+  const mode = opts.mode ?? 'full';
+  if (mode === 'delta' && logic.mirror === undefined) throw new TypeError(`recounter mode 'delta' needs a mirror in the logic of ${logic.markNamespace}`);
+  const reads = countRowsRead(opts.store);
+  const store = reads.store;
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger.child({ component: 'recounter', namespace: logic.markNamespace });
   const pageSize = opts.pageSize ?? 1_000;
@@ -105,13 +147,19 @@ export function createRecounter(opts: RecounterOptions): Recounter {
   let running = false;
   let loop: Promise<void> | undefined;
   const stats = { rounds: 0, failedRounds: 0, recounted: 0, failed: 0, lastRoundMarks: 0 };
+  const recount = (t: TargetMarks, t0: bigint): Promise<unknown> => {
+    const { mirror } = logic;
+    if (mode === 'delta' && mirror !== undefined) return recountByDelta(store, { ...logic, mirror }, t.target, t.marks.map((m) => m.key), pageSize, t0);
+    return settleCount(store, fullTally(logic, t.target), pageSize, t0);
+  };
 
   const runOnce = async (): Promise<RecountRound> => {
     const t0 = clock.nowMicros();
+    const readBefore = reads.rows();
     const owned = logic.markPartitions.filter((p) => opts.owner?.owns(p) ?? true);
     const marks = await takeMarks(store, logic, rotated(owned, rounds++), pageSize, marksPerRound);
     const targets = byTarget(marks);
-    const settled = await mapBounded(targets, concurrency, (t) => recount(store, logic, t.target, pageSize, t0));
+    const settled = await mapBounded(targets, concurrency, (t) => recount(t, t0));
     const done: Mark[] = marks.filter((m) => m.target === undefined);
     settled.forEach((r, i) => {
       const { marks: covered } = targets[i] as TargetMarks;
@@ -120,7 +168,8 @@ export function createRecounter(opts: RecounterOptions): Recounter {
       logger.warn({ mark: describeMark(covered[0] as Mark), marks: covered.length, err: r.reason }, 'recount failed; marks kept for the next round');
     });
     await deleteMarks(store, logic, done);
-    const round = { t0, marks: marks.length, recounted: settled.filter((r) => r.status === 'fulfilled').length, failed: marks.length - done.length };
+    const rowsRead = reads.rows() - readBefore;
+    const round = { t0, marks: marks.length, recounted: settled.filter((r) => r.status === 'fulfilled').length, failed: marks.length - done.length, rowsRead };
     if (round.marks > 0) logger.info(round, 'recount round');
     stats.rounds++;
     stats.recounted += round.recounted;
@@ -202,43 +251,16 @@ function byTarget(marks: readonly Mark[]): TargetMarks[] {
   return [...groups.values()];
 }
 
-/** Rounds of write-and-verify before a recount gives up for this round (its marks are kept). */
-const SETTLE_ATTEMPTS = 5;
-
-/**
- * Counts `target` and writes the count after the one it replaces, then
- * settles races with other instances counting the same target (a rebalance
- * hands a shard over while the old owner's round is in flight): it reads the
- * count cell back and counts again, and rewrites until the two agree. So when
- * it returns, the cell held a count that matched a read of the source made
- * after the marks were taken, and any write that lands later is checked the
- * same way by its own writer.
- */
-async function recount(store: TwoLevelMapStore, logic: RecountLogic, target: RecountTarget, pageSize: number, t0: bigint): Promise<void> {
-  const { namespace, id, key } = target.result;
-  const counts = store.namespace(namespace);
-  let previous = await counts.get(id, key);
-  let count = await countSource(store, logic, target, pageSize);
-  for (let attempt = 1; attempt <= SETTLE_ATTEMPTS; attempt++) {
-    const writeTime = previous === undefined || previous.writeTime < t0 ? t0 : previous.writeTime + 1n;
-    await store.mutateMany([{ namespace, id, writeTime, deletions: [], additions: [{ key, value: logic.encodeCount(count) }] }]);
-    previous = await counts.get(id, key);
-    count = await countSource(store, logic, target, pageSize);
-    if (previous !== undefined && bytesEqual(previous.value, logic.encodeCount(count))) return;
-  }
-  throw new StoreError('timeout', `recount of ${target.source.namespace}[${target.source.id}] did not settle after ${SETTLE_ATTEMPTS} writes; its marks are kept`);
-}
-
-async function countSource(store: TwoLevelMapStore, logic: RecountLogic, target: RecountTarget, pageSize: number): Promise<bigint> {
-  const ns = store.namespace(target.source.namespace);
-  let count = 0n;
-  let pageState: string | undefined;
-  do {
-    const page = await ns.slice(target.source.id, { limit: pageSize, ...(pageState === undefined ? {} : { pageState }) });
-    for (const cell of page.cells) if (logic.counts(cell)) count++;
-    pageState = page.pageState;
-  } while (pageState !== undefined);
-  return count;
+/** The full recount: every cell of the source partition; it also voids the delta mirror's marker (the mirror stops following). */
+function fullTally(logic: RecountLogic, target: RecountTarget): Tally {
+  const { mirror } = logic;
+  return {
+    source: target.source,
+    result: target.result,
+    weigh: (cell) => (logic.counts(cell) ? 1n : 0n),
+    encode: logic.encodeCount,
+    ...(mirror === undefined ? {} : { alongside: { namespace: mirror.namespace, id: target.result.id, deletions: [mirror.markerKey(target)] } }),
+  };
 }
 
 /** Deletes each mark at the write time it was read with (one mutation per mark: write times differ). */

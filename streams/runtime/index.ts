@@ -2,7 +2,7 @@
 export { createProcessorRuntime, createRepairRunner, type ProcessorRuntimeOptions } from './createProcessorRuntime.ts';
 export { createCascadeRunner, runCascades, type CascadeRunnerOptions, type CascadeDeps } from './createCascadeRunner.ts';
 export type { CascadeGate, CascadeGateContext, CascadeLogic, CascadePlan, CascadeSource } from './cascadeTypes.ts';
-export { createRecounter, type MarkPartitionOwner, type RecountLogic, type RecountRound, type RecountTarget, type Recounter, type RecounterOptions, type RecounterStats } from './createRecounter.ts';
+export { createRecounter, type MarkPartitionOwner, type RecountMode, type RecountLogic, type RecountRound, type RecountTarget, type Recounter, type RecounterOptions, type RecounterStats } from './createRecounter.ts';
 export { createShardOwnership, type ShardOwnership, type ShardOwnershipOptions } from './createShardOwnership.ts';
 export type { Runner } from './createConsumerLoop.ts';
 export type { ValidateEvent, ValidationResult, RecordOutcome, OutRecord, Publisher } from './pipelineTypes.ts';

@@ -126,7 +126,7 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
       })
     : undefined;
   const recounter = ownership
-    ? createRecounter({ store: opts.store, logic: degreeRecountLogic, owner: ownership, logger: opts.logger, intervalMs: config.runtime.recountIntervalMs, ...(opts.clock ? { clock: opts.clock } : {}) })
+    ? createRecounter({ store: opts.store, logic: degreeRecountLogic, owner: ownership, logger: opts.logger, intervalMs: config.runtime.recountIntervalMs, mode: config.runtime.recountMode, ...(opts.clock ? { clock: opts.clock } : {}) })
     : undefined;
   return {
     runners,

@@ -63,7 +63,7 @@ describe('the write path on Kafka + Cassandra converges to the LWW model', () =>
       timeoutMs: 60_000,
     });
 
-  const storeLines = (tag: string) => readStoreGraph(env.store, MODEL_EDGE_TYPES, scopedVertices(tag));
+  const storeLines = (tag: string, hotFollowers = 0) => readStoreGraph(env.store, MODEL_EDGE_TYPES, scopedVertices(tag, hotFollowers));
 
   /** Re-publishes every record of the input topic from `from` (per partition; default: the beginning) to its end. */
   const replay = async (from?: readonly { partition: number; high: string }[]) => {
@@ -101,6 +101,25 @@ describe('the write path on Kafka + Cassandra converges to the LWW model', () =>
       { numRuns: 8, endOnFailure: true },
     );
     expect(await env.dlqCount()).toBe(0);
+  });
+
+  it('a hot vertex with hundreds of followers, mixed into the same sequences, ends in the model state too (delta recounter)', { timeout: 300_000 }, async () => {
+    const HOT = 300;
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(convergenceScenarioArbitrary({ minEvents: 20, maxEvents: 40, maxDuplicates: 40, hotFollowers: HOT }), async ({ events, arrivals }) => {
+        const tag = `hot${run++}${rand}-`;
+        const base = BigInt(Date.now() - 60_000) * 1000n;
+        const published = arrivals.map((e) => scopeMutation(e, tag, base));
+        const expected = modelGraphLines(applyLww(events.map((e) => scopeMutation(e, tag, base)), MODEL_SYMMETRIC_TYPES));
+        await publishMutations(producer, published);
+        await quiesce();
+        expect(await storeLines(tag, HOT), `run ${tag}: ${published.length} records:\n${describeMutations(published)}`).toEqual(expected);
+        expect(expected.some((l) => l.includes(`${tag}a`) && l.startsWith('degree'))).toBe(true);
+      }),
+      { numRuns: 2, endOnFailure: true },
+    );
+    expect(env.config.runtime.recountMode).toBe('delta');
   });
 
   it('a full replay of the input topic from the beginning leaves every run unchanged', { timeout: 120_000 }, async () => {

@@ -17,9 +17,11 @@ export interface ConvergenceScenario {
 
 const eventTime = fc.oneof(fc.bigInt({ min: 1n, max: 6n }), fc.bigInt({ min: 1n, max: 40n }));
 
-export function convergenceScenarioArbitrary({ minEvents = 30, maxEvents = 80, maxDuplicates = 15 } = {}): fc.Arbitrary<ConvergenceScenario> {
+export function convergenceScenarioArbitrary({ minEvents = 30, maxEvents = 80, maxDuplicates = 15, hotFollowers = 0 } = {}): fc.Arbitrary<ConvergenceScenario> {
   const event = fc.tuple(edgeMutationArbitrary, eventTime).map(([e, t]): EdgeMutation => ({ ...e, event_time: t }));
-  return fc.array(event, { minLength: minEvents, maxLength: maxEvents }).chain((events) =>
+  const mixed = fc.array(event, { minLength: minEvents, maxLength: maxEvents });
+  const withHot = hotFollowers === 0 ? mixed : fc.tuple(mixed, hotVertexEvents(hotFollowers)).chain(([a, b]) => fc.shuffledSubarray([...a, ...b], { minLength: a.length + b.length }));
+  return withHot.chain((events) =>
     fc.record({
       events: fc.constant(events),
       arrivals: fc
@@ -46,8 +48,24 @@ export function scopeMutation(e: EdgeMutation, tag: string, baseMicros: bigint):
   };
 }
 
-/** The vertices a scoped scenario can touch. */
-export const scopedVertices = (tag: string): string[] => MODEL_VERTICES.map((v) => `${tag}${v}`);
+/** The vertices a scoped scenario can touch (with `hotFollowers`, the hot vertex's followers too). */
+export const scopedVertices = (tag: string, hotFollowers = 0): string[] => [...MODEL_VERTICES, ...hotFollowerIds(hotFollowers)].map((v) => `${tag}${v}`);
+
+const HOT_VERTEX = MODEL_VERTICES[0];
+const hotFollowerIds = (n: number): string[] => Array.from({ length: n }, (_, i) => `h${i}`);
+
+/**
+ * A hot vertex: `n` followers of MODEL_VERTICES[0], each followed at a time in
+ * 1..40 and, for about a third, unfollowed at another (before or after the follow).
+ */
+function hotVertexEvents(n: number): fc.Arbitrary<EdgeMutation[]> {
+  const one = (follower: string, i: number) =>
+    fc.tuple(fc.bigInt({ min: 1n, max: 40n }), fc.option(fc.bigInt({ min: 1n, max: 40n }), { freq: 2 })).map(([followAt, unfollowAt]) => {
+      const follow: EdgeMutation = { mutation_id: `hot-f${i}`, op: 'ADD_EDGE', edge_type: 'follows', src: follower, dst: HOT_VERTEX, event_time: followAt, properties: {}, property_keys: [] };
+      return unfollowAt === null ? [follow] : [follow, { ...follow, mutation_id: `hot-u${i}`, op: 'REMOVE_EDGE' as const, event_time: unfollowAt }];
+    });
+  return fc.tuple(...hotFollowerIds(n).map(one)).map((lists) => lists.flat());
+}
 
 /** One event per line, for a failure report that can be pasted into a unit test. */
 export function describeMutations(events: readonly EdgeMutation[]): string {

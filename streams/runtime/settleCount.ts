@@ -1,0 +1,59 @@
+import { bytesEqual, StoreError, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
+
+/** A count to (re)compute: the cells of `source` (all, or those under `prefix`) folded by `weigh`, stored under `result`. */
+export interface Tally {
+  readonly source: { readonly namespace: string; readonly id: string; readonly prefix?: Uint8Array };
+  readonly result: { readonly namespace: string; readonly id: string; readonly key: Uint8Array };
+  /** What one source cell adds (1/0 for "counts", a stored count for a sum). */
+  weigh(cell: Cell): bigint;
+  encode(count: bigint): Uint8Array;
+  /** Deleted with each write of the count, at its write time (the full recount invalidates the delta mirror's marker). */
+  readonly alongside?: { readonly namespace: string; readonly id: string; readonly deletions: readonly Uint8Array[] };
+}
+
+/** Rounds of write-and-verify before a recount gives up for this round (its marks are kept). */
+const SETTLE_ATTEMPTS = 5;
+
+/**
+ * Computes `tally` and writes it after the count it replaces
+ * (max(t0, that count's write time + 1)), then settles races with other
+ * writers of the same cell (an instance whose round is still in flight when
+ * its shard changes hands): it reads the cell back and computes again, and
+ * rewrites until the two agree. So when it returns, the cell held a count
+ * that matched a read of the source made after this call started, and any
+ * write that lands later is checked the same way by its own writer.
+ * Returns the write time of its last write.
+ */
+export async function settleCount(store: TwoLevelMapStore, tally: Tally, pageSize: number, t0: bigint): Promise<bigint> {
+  const { namespace, id, key } = tally.result;
+  const cells = store.namespace(namespace);
+  let previous = await cells.get(id, key);
+  let count = await computeTally(store, tally, pageSize);
+  for (let attempt = 1; attempt <= SETTLE_ATTEMPTS; attempt++) {
+    const writeTime = previous === undefined || previous.writeTime < t0 ? t0 : previous.writeTime + 1n;
+    const also = tally.alongside === undefined ? [] : [{ ...tally.alongside, writeTime, additions: [] }];
+    await store.mutateMany([{ namespace, id, writeTime, deletions: [], additions: [{ key, value: tally.encode(count) }] }, ...also]);
+    previous = await cells.get(id, key);
+    count = await computeTally(store, tally, pageSize);
+    if (previous !== undefined && bytesEqual(previous.value, tally.encode(count))) return writeTime;
+  }
+  throw new StoreError('timeout', `recount of ${tally.result.namespace}[${tally.result.id}] did not settle after ${SETTLE_ATTEMPTS} writes; its marks are kept`);
+}
+
+async function computeTally(store: TwoLevelMapStore, tally: Tally, pageSize: number): Promise<bigint> {
+  let count = 0n;
+  for await (const cell of cellsOf(store, tally.source, pageSize)) count += tally.weigh(cell);
+  return count;
+}
+
+/** Every live cell of a partition (or of one key prefix of it), page by page. */
+export async function* cellsOf(store: TwoLevelMapStore, source: Tally['source'], pageSize: number): AsyncGenerator<Cell> {
+  const ns = store.namespace(source.namespace);
+  let pageState: string | undefined;
+  do {
+    const query = { limit: pageSize, ...(pageState === undefined ? {} : { pageState }) };
+    const page = source.prefix === undefined ? await ns.slice(source.id, query) : await ns.scanPrefix(source.id, source.prefix, query);
+    yield* page.cells;
+    pageState = page.pageState;
+  } while (pageState !== undefined);
+}
