@@ -24,6 +24,9 @@ describe('toStoreError', () => {
     ['driver argument error', new errors.ArgumentError('bad param'), 'invalid_argument', false],
     ['an empty pool while the node restarts', new Error('No connection available'), 'unavailable', true],
     ['a connection closed under a request', new Error('Connection closed'), 'unavailable', true],
+    // With a per-request deadline the driver does not retry on another host (FallthroughRetryPolicy), so a node
+    // restart surfaces the connection's own error: DriverError 'Socket was closed' marked isSocketError.
+    ['a socket closed under a request (no retry policy)', Object.assign(new errors.DriverError('Socket was closed'), { isSocketError: true }), 'unavailable', true],
     ['a reset socket', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), 'unavailable', true],
     ['some other plain Error', new Error('No connection available today'), 'internal', false],
     ['a bug', new TypeError('x is not a function'), 'internal', false],
