@@ -67,6 +67,9 @@ function classify(e: unknown): StoreErrorCode {
   if (typeof name === 'string' && Object.hasOwn(DRIVER_ERRORS, name)) return DRIVER_ERRORS[name] as StoreErrorCode;
   if (name === 'Error' && typeof message === 'string' && UNREACHABLE_MESSAGES.has(message)) return 'unavailable';
   if (typeof code === 'string' && UNREACHABLE_SOCKET_CODES.has(code)) return 'unavailable';
+  // A socket closed under a request (lib/connection.js clearAndInvokePending): with a deadline the
+  // request is not retried on another host, so this reaches us instead of NoHostAvailableError.
+  if ((e as { isSocketError?: unknown }).isSocketError === true) return 'unavailable';
   // TypeError, RangeError and anything unknown: a bug, never retried.
   return 'internal';
 }
