@@ -26,7 +26,7 @@ describe('toStoreError', () => {
     ['a connection closed under a request', new Error('Connection closed'), 'unavailable', true],
     // With a per-request deadline the driver does not retry on another host (FallthroughRetryPolicy), so a node
     // restart surfaces the connection's own error: DriverError 'Socket was closed' marked isSocketError.
-    ['a socket closed under a request (no retry policy)', Object.assign(new errors.DriverError('Socket was closed'), { isSocketError: true }), 'unavailable', true],
+    ['a socket closed under a request (no retry policy)', Object.assign(new Error('Socket was closed'), { name: 'DriverError', isSocketError: true }), 'unavailable', true],
     ['a reset socket', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), 'unavailable', true],
     ['some other plain Error', new Error('No connection available today'), 'internal', false],
     ['a bug', new TypeError('x is not a function'), 'internal', false],
