@@ -14,6 +14,7 @@ import { loadMutations } from '../wide/loadPhase.ts';
 import { createReverseRows } from '../wide/reverseRows.ts';
 import { createWideRun, newRunId } from '../wide/wideRun.ts';
 import { DEFAULT_FOLLOWERS, parseCountsArgs, USAGE } from './args.ts';
+import { rawCountBaseline, type RawCountBaseline } from './rawCountBaseline.ts';
 import { runCountsPhase, type PhaseResult } from './countsPhase.ts';
 import { createCountsStream } from './countsStream.ts';
 
@@ -58,10 +59,15 @@ async function main(): Promise<void> {
     const stream = createCountsStream({ store: run.store, celebrity, followers: args.followers, rate: args.rate, backgroundRate: args.backgroundRate, users: args.users, seed: args.seed });
     await stream.run(1); // at least one mark on the celebrity before the first warm-up
     const phases: PhaseResult[] = [];
+    const raw: RawCountBaseline[] = [];
     for (let i = 0; i < args.repeats; i++) {
       for (const mode of ['full', 'delta'] satisfies RecountMode[]) {
         phases.push(await runCountsPhase({ store: run.store, mode, celebrity, stream, seconds: args.phaseSeconds, intervalMs: args.intervalMs, say }));
       }
+      // The physical limit, on the same partition after each repeat's phases (the stream is paused then).
+      const r = await rawCountBaseline(cql, run.config.cassandra.keyspace, EDGE_TYPE, celebrity.id);
+      raw.push(r);
+      say(`[raw] cassandra-driver: every link cell of ${celebrity.id} in ${r.fullReadSeconds} s (${fmt(r.fullReadRows)} rows, ${fmt(r.activeLinks)} ACTIVE); count point read p50 ${r.countPointReadMs} ms`);
     }
     const result = {
       bench: 'counts',
@@ -76,6 +82,9 @@ async function main(): Promise<void> {
       load: { followers: load.events, seconds: load.seconds },
       stream: stream.stats(),
       phases,
+      /** rows read per round ÷ the raw full read's rows: 1 is a full recount's physical limit. */
+      raw,
+      rowsPerRound_vs_rawFullRead: phases.map((p) => ({ mode: p.mode, ratio: Math.round((p.rowsReadPerRound.p50 / (raw[0]?.fullReadRows ?? NaN)) * 10_000) / 10_000 })),
       exact: phases.every((p) => p.finalCount === String(p.finalTruth)),
     };
     const out = path.resolve(REPO_ROOT, args.out ?? (args.followers >= DEFAULT_FOLLOWERS ? 'bench/results/counts-latest.json' : 'bench/results/counts-small.json'));
