@@ -14,6 +14,7 @@ import { createEdgePipeline } from '../../streams/topology/createEdgePipeline.ts
 import { ensureTopics, topicSchemas, topicSpecs } from '../../streams/topics/index.ts';
 import type { CommandContext } from '../commandContext.ts';
 import { bucketSizes } from '../demo/bucketSizes.ts';
+import { quantile } from '../demo/comparePaired.ts';
 import { compareReads, comparisonTable, latencyConclusion } from '../demo/comparisonTable.ts';
 import { httpNeighbourPages } from '../demo/httpNeighbourPages.ts';
 import { measurePaired, timeFullScan, timeNewestPage } from '../demo/measurePaired.ts';
@@ -196,9 +197,7 @@ async function httpPageLatency(api: ReturnType<typeof httpNeighbourPages>, targe
   for (let i = 0; i < 10; i++) await timeNewestPage(api, target, 50);
   const samples: number[] = [];
   for (let i = 0; i < 200; i++) samples.push(await timeNewestPage(api, target, 50));
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] as number;
-  return { p50: at(0.5), p99: at(0.99), samples: samples.length };
+  return { p50: quantile(samples, 0.5), p99: quantile(samples, 0.99), samples: samples.length };
 }
 
 /**

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../sinks/memory/index.ts';
 import { decorateStore, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { countRowsRead } from './countRowsRead.ts';
 import { createRecounter, type RecountLogic } from './createRecounter.ts';
 import { silentLogger } from './testing/silentLogger.ts';
 import { createTestClock } from './testing/testClock.ts';
@@ -48,40 +49,6 @@ const logic: RecountLogic = {
   },
 };
 
-/** Counts the cells every read returns (rows read from Cassandra). */
-function countingReads(inner: TwoLevelMapStore): { store: TwoLevelMapStore; rows: () => number } {
-  let rows = 0;
-  const store = decorateStore(inner, {
-    namespace(name) {
-      const ns = inner.namespace(name);
-      return {
-        ...ns,
-        get: async (id, key) => {
-          const cell = await ns.get(id, key);
-          if (cell !== undefined) rows++;
-          return cell;
-        },
-        getKeys: async (id, keys) => {
-          const cells = await ns.getKeys(id, keys);
-          rows += cells.filter((c) => c !== undefined).length;
-          return cells;
-        },
-        slice: async (id, q) => {
-          const page = await ns.slice(id, q);
-          rows += page.cells.length;
-          return page;
-        },
-        scanPrefix: async (id, p, q) => {
-          const page = await ns.scanPrefix(id, p, q);
-          rows += page.cells.length;
-          return page;
-        },
-      };
-    },
-  });
-  return { store, rows: () => rows };
-}
-
 function setup() {
   const store = createMemoryStore({
     namespaces: ['r_marks', 'r_links', 'r_counts', 'r_mirror'].map((name) => ({ name, chunking: false })),
@@ -109,7 +76,7 @@ describe('createRecounter, delta mode (a hot vertex)', () => {
     const DEGREE = 20_000;
     for (let i = 0; i < DEGREE; i++) await s.put('r_links', 'hot', `p${i}`, Uint8Array.of(1), 1n);
     await s.put('r_marks', 's0', 'hot', new Uint8Array(0), 1n); // a mark without a peer (written before marks named one)
-    const counting = countingReads(s.store);
+    const counting = countRowsRead(s.store);
     const recounter = createRecounter({ store: counting.store, logic, logger: silentLogger, clock: s.clock, mode: 'delta' });
     await recounter.runOnce(); // the first round mirrors the vertex once
     expect(await s.count('hot')).toBe(BigInt(DEGREE));
