@@ -1,7 +1,7 @@
 import { decorateStore, type NamespaceStore, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 
 export interface ReadCounts {
-  /** Per namespace: point reads, multi-key reads (`getKeys`, one request each), slices and cells the slices returned. */
+  /** Per namespace: point reads, multi-key reads (`getKeys`, one request each), slices (a `sliceMany` counts as one) and cells the slices returned. */
   readonly [namespace: string]: { gets: number; keyReads: number; slices: number; cells: number };
 }
 
@@ -42,6 +42,13 @@ export function createCountingStore(inner: TwoLevelMapStore): { store: TwoLevelM
             c.slices++;
             c.cells += page.cells.length;
             return page;
+          },
+          async sliceMany(...a) {
+            const pages = await base.sliceMany(...a);
+            const c = of(name);
+            c.slices++;
+            c.cells += pages.reduce((sum, p) => sum + p.cells.length, 0);
+            return pages;
           },
           scanPrefix: (...a) => base.scanPrefix(...a),
           deleteNewest: (...a) => base.deleteNewest(...a),

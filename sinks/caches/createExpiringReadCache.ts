@@ -43,6 +43,7 @@ export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringR
       put: ns.put.bind(ns),
       delete: ns.delete.bind(ns),
       slice: ns.slice.bind(ns),
+      sliceMany: ns.sliceMany.bind(ns),
       getKeys: ns.getKeys.bind(ns),
       scanPrefix: ns.scanPrefix.bind(ns),
       deleteNewest: ns.deleteNewest.bind(ns),

@@ -23,8 +23,12 @@ export interface CassandraSession {
   connect(): Promise<void>;
   /** `deadlineMs` (epoch ms): fail with a retriable `timeout` instead of waiting past it (see `WriteOptions.timeoutMs`). */
   execute(statement: BoundStatement, what: Description, deadlineMs?: number): Promise<void>;
-  /** Rows of a read, following driver pages until `maxRows` rows are in hand or the result ends. */
-  readRows(statement: BoundStatement, opts: { maxRows: number; fetchSize?: number }, what: string): Promise<types.Row[]>;
+  /**
+   * Rows of a read, following driver pages until `maxRows` rows are in hand or
+   * the result ends. `routingId` sends a read the driver cannot route itself
+   * (`id IN ?`) to a replica of that partition id.
+   */
+  readRows(statement: BoundStatement, opts: { maxRows: number; fetchSize?: number; routingId?: string }, what: string): Promise<types.Row[]>;
   /**
    * One unlogged batch: statements of one partition key value (possibly of
    * several tables), or of a few partitions with one replica set (`replicaSetOf`).
@@ -94,7 +98,7 @@ export function createCassandraSession(config: ParsedCassandraStoreConfig): Cass
   return {
     connect: () => guard('connect', () => client.connect()),
     execute: (s, what, deadlineMs) => guard(what, async () => void (await client.execute(s.query, s.params as unknown[], until(options, what, deadlineMs)))),
-    readRows: (s, { maxRows, fetchSize }, what) =>
+    readRows: (s, { maxRows, fetchSize, routingId }, what) =>
       guard(what, async () => {
         const rows: types.Row[] = [];
         let pageState: string | undefined;
@@ -102,6 +106,8 @@ export function createCassandraSession(config: ParsedCassandraStoreConfig): Cass
           const page = await client.execute(s.query, [...s.params], {
             ...options,
             fetchSize: fetchSize ?? Math.min(maxRows, MAX_FETCH_ROWS),
+            // A text partition key's routing key is its UTF-8 bytes (as in replicaSetOf).
+            ...(routingId === undefined ? {} : { routingKey: Buffer.from(routingId, 'utf8') }),
             ...(pageState === undefined ? {} : { pageState }),
           });
           rows.push(...page.rows);

@@ -77,7 +77,7 @@ export const cassandraStoreConfigSchema = z.strictObject({
   maxBatchStatements: z.int().min(1).max(1000).default(64),
   /** ...or at roughly this many payload bytes, well under Cassandra's mutation size limit. */
   maxBatchBytes: z.int().min(1).max(8 * MIB).default(MIB),
-  /** `getMany` reads at most this many partitions per request (`id IN ?`); more go out as several requests. */
+  /** `getMany` and `sliceMany` read at most this many partitions per request (`id IN ?`); more go out as several requests. */
   readIdsPerRequest: z.int().min(1).max(1000).default(100),
   /** `getKeys` reads at most this many keys of one partition per request (`key IN ?`); a page of the reader fits one. */
   readKeysPerRequest: z.int().min(1).max(5000).default(5000),

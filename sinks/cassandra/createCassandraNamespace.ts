@@ -2,9 +2,10 @@ import type { PartitionWrites, TimedKey, TimedKeyValue } from '../store/consolid
 import { cutPage, prefixSliceQuery, resolveSlice } from '../store/resolveSlice.ts';
 import { mapBoundedOrThrow } from '../store/mapBounded.ts';
 import type { NamespaceStore, SlicePage, SliceQuery, StoreFeatures } from '../store/TwoLevelMapStore.ts';
-import { assertCount, assertId, assertKey, assertValue, assertWriteTime } from '../store/validateArgs.ts';
+import { assertCount, assertId, assertKey, assertLimit, assertValue, assertWriteTime } from '../store/validateArgs.ts';
 import { asBuffer, type NamespaceRuntime } from './namespaceRuntime.ts';
 import { readCell, readCellsOfIds, readCellsOfKeys, resolveRows, toStoredRow } from './readCells.ts';
+import { readFirstSlices } from './readFirstSlices.ts';
 import { collectChunks, writePartition } from './writePartition.ts';
 
 /** Rows per driver page of a slice: a page of up to 5 000 cells (and the look-ahead row) is one request. */
@@ -77,6 +78,11 @@ export function createCassandraNamespace(ns: NamespaceRuntime, features: StoreFe
       assertId(id);
       for (const key of keys) assertKey(key);
       return keys.length === 0 ? [] : readCellsOfKeys(ns, id, keys);
+    },
+    async sliceMany(ids, { limit }) {
+      for (const id of ids) assertId(id);
+      assertLimit(limit);
+      return ids.length === 0 ? [] : readFirstSlices(ns, ids, limit);
     },
     slice,
     async scanPrefix(id, prefix, query) {

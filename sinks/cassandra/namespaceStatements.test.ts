@@ -27,4 +27,8 @@ describe('namespaceStatements', () => {
     );
     expect(cql.slice.asc.open).toMatch(/WHERE id = \? AND key >= \? ORDER BY key ASC LIMIT \?$/);
   });
+
+  it('reads the first keys of many partitions with a per-partition and an overall limit', () => {
+    expect(cql.sliceMany).toMatch(/^SELECT id, key, value, value_metadata, WRITETIME\(value\) AS write_time FROM "edges"\."links_out" WHERE id IN \? PER PARTITION LIMIT \? LIMIT \?$/);
+  });
 });

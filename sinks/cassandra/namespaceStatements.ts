@@ -26,6 +26,12 @@ export interface NamespaceStatements {
   readonly getMany: string;
   /** [id, keys] → key, value, value_metadata, write_time */
   readonly getKeys: string;
+  /**
+   * [ids, perPartitionLimit, limit] → id, key, value, value_metadata, write_time:
+   * the smallest keys of each partition. `limit` (ids × perPartitionLimit) never
+   * binds; it lets Cassandra answer unpaged (see `readFirstSlices`).
+   */
+  readonly sliceMany: string;
   /** [id, start, end, limit], [id, start, limit] when `end` is open. */
   readonly slice: {
     readonly asc: { readonly bounded: string; readonly open: string };
@@ -62,6 +68,7 @@ export function namespaceStatements(keyspace: string, namespace: string): Namesp
     get: `SELECT ${CELL_COLUMNS} FROM ${t} WHERE id = ? AND key = ?`,
     getMany: `SELECT id, ${CELL_COLUMNS} FROM ${t} WHERE id IN ? AND key = ?`,
     getKeys: `SELECT ${CELL_COLUMNS} FROM ${t} WHERE id = ? AND key IN ?`,
+    sliceMany: `SELECT id, ${CELL_COLUMNS} FROM ${t} WHERE id IN ? PER PARTITION LIMIT ? LIMIT ?`,
     slice: {
       asc: { bounded: slice('ASC', true), open: slice('ASC', false) },
       desc: { bounded: slice('DESC', true), open: slice('DESC', false) },

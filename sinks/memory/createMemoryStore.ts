@@ -6,7 +6,7 @@ import { oneReplicaGroup } from '../store/replicaGroups.ts';
 import { StoreError } from '../store/StoreError.ts';
 import { namespacesSchema, parseConfig, resolveNamespaces, valueLimitsSchema, type NamespaceSettings } from '../store/storeConfig.ts';
 import type { Cell, Mutation, NamespaceStore, SlicePage, SliceQuery, StoreFeatures, TwoLevelMapStore } from '../store/TwoLevelMapStore.ts';
-import { assertCount, assertId, assertKey, assertMutation, assertValue, assertWriteTime } from '../store/validateArgs.ts';
+import { assertCount, assertId, assertKey, assertLimit, assertMutation, assertValue, assertWriteTime } from '../store/validateArgs.ts';
 import { MemoryPartition } from './MemoryPartition.ts';
 
 /**
@@ -152,6 +152,12 @@ function createMemoryNamespace(s: NamespaceSettings, ctx: MemoryContext): Namesp
         const cell = partition(id).get(key);
         return cell === undefined ? undefined : copyCell(cell);
       });
+    },
+    async sliceMany(ids, { limit }) {
+      ctx.ensureOpen();
+      for (const id of ids) assertId(id);
+      assertLimit(limit);
+      return Promise.all(ids.map((id) => slice(id, { limit })));
     },
     slice,
     scanPrefix: async (id, prefix, query) => {

@@ -204,6 +204,19 @@ export interface NamespaceStore {
   getKeys(id: string, keys: readonly Uint8Array[]): Promise<(Cell | undefined)[]>;
 
   /**
+   * The first page of `slice(id, { limit })` for each of `ids` (many
+   * partitions, each from its smallest key), in the order of `ids`; a
+   * repeated id gets the same answer. A page's `pageState` is present exactly
+   * when its partition holds more cells, and continues it with `slice(id,
+   * { limit, pageState })`. Backends read many partitions per request
+   * (Cassandra: `id IN ? PER PARTITION LIMIT ?`, at most `readIdsPerRequest`
+   * ids and about 10 000 rows per request), so expanding a frontier of small
+   * partitions costs a few round trips instead of one per partition. Fails
+   * as a whole.
+   */
+  sliceMany(ids: readonly string[], query: { readonly limit: number }): Promise<SlicePage[]>;
+
+  /**
    * One page of the live cells of partition `id` with `start <= key < end`,
    * in `order`. Paging with `pageState` returns every cell of the range
    * exactly once, in order, if the range is not written meanwhile; cells

@@ -9,6 +9,7 @@ import { describeLastWriteWins } from './contractLastWriteWins.ts';
 import { describeMutateMany } from './contractMutateMany.ts';
 import { describeRangeDeletes } from './contractRangeDeletes.ts';
 import { describeReads } from './contractReads.ts';
+import { describeSliceMany } from './contractSliceMany.ts';
 
 /**
  * One contract suite for every TwoLevelMapStore backend (JanusGraph's
@@ -79,6 +80,7 @@ export function describeTwoLevelMapStoreContract(
     });
 
     describeReads(ctx);
+    describeSliceMany(ctx);
     describeLastWriteWins(ctx);
     describeRangeDeletes(ctx);
     describeChunkedValues(ctx);
