@@ -34,6 +34,15 @@ export interface PartitionReader {
    */
   scan(namespace: string, id: string, query: PartitionScanQuery): Promise<PartitionScanPage>;
   /**
+   * The first `scan` page of each of `ids` (`scan(namespace, id, { limit })`),
+   * in the order of `ids`, in as few requests as the reader can: the plain
+   * reader reads them all with one `sliceMany` (one request per
+   * `readIdsPerRequest` ids on Cassandra), the split-aware one scans the ids
+   * its directory might hold on their own and batches the rest. A page's
+   * `next` continues that partition with `scan`.
+   */
+  scanMany(namespace: string, ids: readonly string[], query: { readonly limit: number }): Promise<PartitionScanPage[]>;
+  /**
    * Logical partition ids grouped by the replica set of their original
    * partition (the store's token map, no I/O), so a reader of many partitions
    * can bound its reads in flight per group. A split partition's buckets may

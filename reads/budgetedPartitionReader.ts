@@ -19,10 +19,16 @@ export function budgetedPartitionReader(inner: PartitionReader, budget: ReadBudg
     const stop = budget.stopReason();
     if (stop !== undefined) throw new ReadLimitError(stop, budget.spent, what);
     const granted = budget.claim(rows);
-    const reading = read(granted).then((result) => {
-      budget.settle(granted, count(result));
-      return result;
-    });
+    const reading = read(granted).then(
+      (result) => {
+        budget.settle(granted, count(result));
+        return result;
+      },
+      (e: unknown) => {
+        budget.settle(granted, 0);
+        throw e;
+      },
+    );
     return Promise.race([reading, cut]);
   };
   return {
@@ -39,6 +45,18 @@ export function budgetedPartitionReader(inner: PartitionReader, budget: ReadBudg
       ),
     page: (namespace, id, query) => run(query.limit, (limit) => inner.page(namespace, id, { ...query, limit }), (page) => page.cells.length),
     scan: (namespace, id, query) => run(query.limit, (limit) => inner.scan(namespace, id, { ...query, limit }), (page) => page.cells.length),
+    // One query claiming `limit` rows per id; a short grant lowers the limit of every id alike, but each needs at least one row.
+    scanMany: (namespace, ids, query) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : run(
+            ids.length * query.limit,
+            async (granted) => {
+              if (granted < ids.length) throw new ReadLimitError('read_budget', budget.spent, what);
+              return inner.scanMany(namespace, ids, { limit: Math.floor(granted / ids.length) });
+            },
+            (pages) => pages.reduce((rows, page) => rows + page.cells.length, 0),
+          ),
     replicaGroups: (ids) => inner.replicaGroups(ids),
   };
 }

@@ -233,6 +233,7 @@ function createObservedRun(ctx: ReadContext) {
         getKeys: (namespace, id, keys) => (queries++, partitions.getKeys(namespace, id, keys)),
         page: (namespace, id, query) => (queries++, partitions.page(namespace, id, query)),
         scan: (namespace, id, query) => (queries++, partitions.scan(namespace, id, query)),
+        scanMany: (namespace, ids, query) => (queries++, partitions.scanMany(namespace, ids, query)),
         replicaGroups: (ids) => partitions.replicaGroups(ids),
       },
     };

@@ -1,17 +1,19 @@
-import { keySuccessor, type TwoLevelMapStore } from '../sinks/store/index.ts';
-import { keyOrderScanPage, type PartitionReader, type PartitionPageQuery } from './PartitionReader.ts';
+import { keySuccessor, type SlicePage, type TwoLevelMapStore } from '../sinks/store/index.ts';
+import { keyOrderScanPage, type PartitionPage, type PartitionReader, type PartitionPageQuery } from './PartitionReader.ts';
+
+const pageOf = (slice: SlicePage): PartitionPage => ({ cells: slice.cells, exhausted: slice.pageState === undefined });
 
 /** The PartitionReader that reads every partition where the write path put it. */
 export function createStorePartitionReader(store: TwoLevelMapStore): PartitionReader {
   const page = async (namespace: string, id: string, { after, before, limit }: PartitionPageQuery) => {
-    const slice = await store.namespace(namespace).slice(id, { limit, ...(after === undefined ? {} : { start: keySuccessor(after) }), ...(before === undefined ? {} : { end: before }) });
-    return { cells: slice.cells, exhausted: slice.pageState === undefined };
+    return pageOf(await store.namespace(namespace).slice(id, { limit, ...(after === undefined ? {} : { start: keySuccessor(after) }), ...(before === undefined ? {} : { end: before }) }));
   };
   return {
     get: (namespace, id, key) => store.namespace(namespace).get(id, key),
     getKeys: (namespace, id, keys) => store.namespace(namespace).getKeys(id, keys),
     page,
     scan: async (namespace, id, { from, limit }) => keyOrderScanPage(await page(namespace, id, { limit, ...(from?.after === undefined ? {} : { after: from.after }) })),
+    scanMany: async (namespace, ids, { limit }) => (ids.length === 0 ? [] : (await store.namespace(namespace).sliceMany(ids, { limit })).map((slice) => keyOrderScanPage(pageOf(slice)))),
     replicaGroups: (ids) => store.replicaGroups(ids),
   };
 }

@@ -3,11 +3,12 @@ import { createMemoryStore } from '../../sinks/memory/index.ts';
 import { bucketOfKey, splitBucketId, type WideRowRecord } from '../../sinks/namespaces/index.ts';
 import { createSplitDirectory, createSplitLayoutReader, createWideRowRepository, type SplitLayoutReader } from '../../sinks/wide/index.ts';
 import { createStorePartitionReader } from '../createStorePartitionReader.ts';
+import type { PartitionReader } from '../PartitionReader.ts';
 import { createSplitAwarePartitionReader } from './createSplitAwarePartitionReader.ts';
 
-const NS = ['links', 'links_split', 'wide_rows', 'wide_row_checkpoints'].map((name) => ({ name, chunking: false }));
+const NS = ['links', 'links_split', 'other', 'wide_rows', 'wide_row_checkpoints'].map((name) => ({ name, chunking: false }));
 
-async function setup(status: WideRowRecord['status'], layout: (plain: SplitLayoutReader) => SplitLayoutReader = (plain) => plain) {
+async function setup(status: WideRowRecord['status'], layout: (plain: SplitLayoutReader) => SplitLayoutReader = (plain) => plain, original: (plain: PartitionReader) => PartitionReader = (plain) => plain) {
   const store = createMemoryStore({ namespaces: NS });
   const record: WideRowRecord = { namespace: 'links', partitionId: 'c', status, generation: 1, attempts: 1, splitNamespace: 'links_split', strategy: 'hash', buckets: 3, boundaries: [], rows: 0, bytes: 0, checksum: '', updatedAt: 1 };
   await createWideRowRepository(store).put(record);
@@ -16,12 +17,13 @@ async function setup(status: WideRowRecord['status'], layout: (plain: SplitLayou
     const key = Uint8Array.of(k);
     await store.namespace('links').put('c', key, Uint8Array.of(0), 5n);
     await store.namespace('links_split').put(splitBucketId('c', 1, bucketOfKey({ strategy: 'hash', buckets: 3 }, key)), key, Uint8Array.of(1), 5n);
+    if (k < 3) for (const small of ['d', 'e']) await store.namespace('links').put(small, key, Uint8Array.of(0), 5n);
   }
   const directory = createSplitDirectory({ repository: createWideRowRepository(store), namespaces: ['links'], refreshMs: 60_000, maxStaleMs: 180_000, falsePositiveRate: 0.01 });
   await directory.refresh();
   const fallbacks: unknown[] = [];
   const reader = createSplitAwarePartitionReader({
-    original: createStorePartitionReader(store),
+    original: original(createStorePartitionReader(store)),
     directory,
     layoutReader: layout(createSplitLayoutReader(store)),
     namespaces: new Set(['links']),
@@ -96,6 +98,29 @@ describe('split-aware PartitionReader', () => {
     }
     expect([...keys].sort((a, b) => a! - b!)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect(new Set(bucketsRead)).toEqual(new Set([0, 1, 2]));
+  });
+
+  it('scanMany scans a partition the directory holds on its own (a COMPLETED split through its buckets) and the rest in one batch of the original', async () => {
+    const batches: string[][] = [];
+    const recording = (plain: PartitionReader): PartitionReader => ({
+      ...plain,
+      scanMany: (namespace, ids, query) => {
+        batches.push([...ids]);
+        return plain.scanMany(namespace, ids, query);
+      },
+    });
+    const { reader } = await setup('COMPLETED', undefined, recording);
+    const pages = await reader.scanMany('links', ['d', 'c', 'e', 'never'], { limit: 5 });
+    expect(batches).toEqual([['d', 'e', 'never']]);
+    expect(pages.map((p) => [p.cells.length, [...new Set(p.cells.map((c) => source(c.value)))].join(), p.next !== undefined])).toEqual([
+      [3, 'original', false],
+      [5, 'split', true],
+      [3, 'original', false],
+      [0, '', false],
+    ]);
+    expect(pages[1]!.next?.split).toBeDefined(); // continues bucket by bucket
+    expect((await reader.scanMany('other', ['c', 'd'], { limit: 2 })).map((p) => p.cells.length)).toEqual([0, 0]);
+    expect(batches.at(-1)).toEqual(['c', 'd']); // not a splittable namespace: never asks the directory
   });
 
   it('scans an unsplit partition in key order, like pages', async () => {

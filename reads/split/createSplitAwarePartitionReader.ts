@@ -1,6 +1,6 @@
 import { splitTargetOf } from '../../sinks/namespaces/index.ts';
 import type { SplitDirectory, SplitLayoutReader } from '../../sinks/wide/index.ts';
-import { keyOrderScanPage, pageBelow, type PartitionReader } from '../PartitionReader.ts';
+import { keyOrderScanPage, pageBelow, type PartitionReader, type PartitionScanPage } from '../PartitionReader.ts';
 import { scanHashBuckets } from './scanHashBuckets.ts';
 
 export interface SplitAwareReaderOptions {
@@ -25,8 +25,10 @@ export interface SplitAwareReaderOptions {
  */
 export function createSplitAwarePartitionReader(opts: SplitAwareReaderOptions): PartitionReader {
   const { original, directory, layoutReader } = opts;
+  /** False for nearly every partition: no split, or a stale directory (reads go to the original). */
+  const mightBeSplit = (namespace: string, partitionId: string) => opts.namespaces.has(namespace) && directory.isFresh() && directory.mightHaveRecord(namespace, partitionId);
   const completedSplit = async (namespace: string, partitionId: string) => {
-    if (!opts.namespaces.has(namespace) || !directory.isFresh() || !directory.mightHaveRecord(namespace, partitionId)) return undefined;
+    if (!mightBeSplit(namespace, partitionId)) return undefined;
     const record = await directory.record(namespace, partitionId);
     return record?.status === 'COMPLETED' ? splitTargetOf(record) : undefined;
   };
@@ -51,6 +53,18 @@ export function createSplitAwarePartitionReader(opts: SplitAwareReaderOptions): 
       if (from !== undefined) return keyOrder();
       // A fresh scan: a COMPLETED hash split is read bucket by bucket; anything else in key order.
       return viaSplit(namespace, id, (t) => (t.layout.strategy === 'hash' ? scanHashBuckets(layoutReader, t, { bucket: 0 }, limit) : keyOrder()), keyOrder);
+    },
+    // Ids the directory might hold are scanned on their own (through their split, if COMPLETED); the rest in one batch from the original.
+    scanMany: async (namespace, ids, query) => {
+      const alone = new Set(ids.filter((id) => mightBeSplit(namespace, id)));
+      if (alone.size === 0) return original.scanMany(namespace, ids, query);
+      const batched = ids.filter((id) => !alone.has(id));
+      const [pages, scanned] = await Promise.all([
+        batched.length === 0 ? [] : original.scanMany(namespace, batched, query),
+        Promise.all([...alone].map(async (id) => [id, await reader.scan(namespace, id, query)] as const)),
+      ]);
+      const byId = new Map([...batched.map((id, i) => [id, pages[i] as PartitionScanPage] as const), ...scanned]);
+      return ids.map((id) => byId.get(id) as PartitionScanPage);
     },
     replicaGroups: (ids) => original.replicaGroups(ids),
   };

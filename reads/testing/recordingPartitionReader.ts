@@ -1,10 +1,12 @@
 import type { PartitionReader } from '../PartitionReader.ts';
 
-/** One call the reader made: a point read or a page, with the logical partition it asked for. */
+/** One call the reader made: a point read, a page or a batch of first pages, with the logical partitions it asked for. */
 export interface RecordedRead {
-  readonly kind: 'get' | 'getKeys' | 'page' | 'scan';
+  readonly kind: 'get' | 'getKeys' | 'page' | 'scan' | 'scanMany';
   readonly namespace: string;
+  /** The partition; of a `scanMany`, its first id (`ids` holds them all). */
   readonly id: string;
+  readonly ids?: readonly string[];
   readonly key?: Uint8Array;
   readonly keys?: readonly Uint8Array[];
   readonly after?: Uint8Array;
@@ -43,6 +45,7 @@ export function recordingPartitionReader(inner: PartitionReader, { delayMs = 0 }
         { kind: 'scan', namespace, id, limit: query.limit, ...(query.from === undefined ? {} : { bucket: query.from.bucket, ...(query.from.after === undefined ? {} : { after: query.from.after }) }) },
         () => inner.scan(namespace, id, query),
       ),
+    scanMany: (namespace, ids, query) => track({ kind: 'scanMany', namespace, id: ids[0] ?? '', ids, limit: query.limit }, () => inner.scanMany(namespace, ids, query)),
     replicaGroups: (ids) => inner.replicaGroups(ids),
   };
   return {
