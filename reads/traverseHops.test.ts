@@ -7,6 +7,7 @@ import { createStorePartitionReader } from './createStorePartitionReader.ts';
 import type { TraversalHop } from './EdgeReader.ts';
 import type { PartitionReader } from './PartitionReader.ts';
 import { recordingPartitionReader } from './testing/recordingPartitionReader.ts';
+import { BATCH_IDS, BATCH_PAGE_CELLS } from './traverseHops.ts';
 
 const config = defaultEdgestreamConfig();
 let seq = 0;
@@ -86,10 +87,11 @@ describe('traverse', () => {
   });
 
   it('expands a wide frontier with at most `concurrency` reads in flight', async () => {
-    const events = [...Array.from({ length: 20 }, (_, i) => follows('a', `f${i}`)), ...Array.from({ length: 20 }, (_, i) => follows(`f${i}`, `g${i}`))];
+    // 200 vertices: four batches of 50
+    const events = [...Array.from({ length: 200 }, (_, i) => follows('a', `f${i}`)), ...Array.from({ length: 200 }, (_, i) => follows(`f${i}`, `g${i}`))];
     const { reader, recording } = await setup(events, 2);
     const result = await reader.traverse('a', [out, out], { perHopCap: 1_000, concurrency: 3 });
-    expect(result.hops[1]!.vertices).toHaveLength(20);
+    expect(result.hops[1]!.vertices).toHaveLength(200);
     expect(recording.maxInFlight()).toBeLessThanOrEqual(3);
     expect(recording.maxInFlight()).toBeGreaterThan(1);
   });
@@ -162,48 +164,84 @@ describe('traverse', () => {
     expect(result.hops.map((h) => [h.vertices.length, h.truncated])).toEqual([[2, true], [2, false]]);
   });
 
-  it('reports queries and rows per hop', async () => {
+  it('reports queries and rows per hop, a batched read of many vertices being one query', async () => {
     const events = [...Array.from({ length: 6 }, (_, i) => follows('a', `f${i}`)), ...Array.from({ length: 6 }, (_, i) => follows(`f${i}`, `g${i}`))];
     const { reader, recording } = await setup(events);
     const result = await reader.traverse('a', [out, out], { perHopCap: 100, concurrency: 2, pageSize: 4 });
     expect(result.partial).toBeUndefined();
     expect(result.hops.map((h) => h.stats)).toEqual([
       { queries: 2, rowsRead: 6, frontier: 1, replicaGroups: 1 },
-      { queries: 6, rowsRead: 6, frontier: 6, replicaGroups: 1 },
+      { queries: 1, rowsRead: 6, frontier: 6, replicaGroups: 1 },
     ]);
-    expect(result.stats).toEqual({ queries: 8, rowsRead: 12 });
-    expect(recording.calls).toHaveLength(8);
+    expect(result.stats).toEqual({ queries: 3, rowsRead: 12 });
+    expect(recording.calls.map((c) => c.kind)).toEqual(['scan', 'scan', 'scanMany']);
   });
 
-  /** A star a → f0..f11 → g0..g11 whose f's live on two replica sets (even, odd), with reads in flight tracked per set. */
+  it('reads a hop over 200 small vertices in ceil(200 / BATCH_IDS) batches, and goes on with its own scan only where a first page was full', async () => {
+    const large = new Set([7, 70, 140]);
+    const events = [
+      ...Array.from({ length: 200 }, (_, i) => follows('a', `f${i}`)),
+      ...Array.from({ length: 200 }, (_, i) => Array.from({ length: large.has(i) ? BATCH_PAGE_CELLS + 30 : 3 }, (_, j) => follows(`f${i}`, `g${i}-${j}`))).flat(),
+    ];
+    const { reader, recording } = await setup(events);
+    const result = await reader.traverse('a', [out, out], { perHopCap: 100_000 });
+    expect(result.hops[1]!.vertices).toHaveLength(197 * 3 + 3 * (BATCH_PAGE_CELLS + 30));
+    expect(result.hops[1]!.stats.queries).toBe(Math.ceil(200 / BATCH_IDS) + large.size);
+    const secondHop = recording.calls.slice(1);
+    const batches = secondHop.filter((c) => c.kind === 'scanMany');
+    expect(batches.map((c) => c.ids!.length)).toEqual([50, 50, 50, 50]);
+    expect(batches.every((c) => c.limit === BATCH_PAGE_CELLS)).toBe(true);
+    const continued = secondHop.filter((c) => c.kind === 'scan');
+    expect(continued.map((c) => c.id).sort()).toEqual(['f140', 'f7', 'f70']);
+    expect(continued.every((c) => c.after !== undefined)).toBe(true); // from the last key of the first page
+    expect(result.truncated).toBe(false);
+  });
+
+  it('claims a batch\'s rows before it starts: batches never ask for more rows than the budget holds, and say read_budget', async () => {
+    const events = [...Array.from({ length: 200 }, (_, i) => follows('a', `f${i}`)), ...Array.from({ length: 200 }, (_, i) => Array.from({ length: 3 }, (_, j) => follows(`f${i}`, `g${i}-${j}`))).flat()];
+    const { reader, recording } = await setup(events, 1);
+    const result = await reader.traverse('a', [out, out], { perHopCap: 100_000, maxRows: 500 });
+    expect(result.partial).toEqual({ reason: 'read_budget', hop: 1 });
+    expect(result.hops[1]!.truncated).toBe(true);
+    // hop 1 read 200 rows (its unused claim returned); hop 2's batches asked for at most the 300 left
+    expect(result.hops[0]!.stats.rowsRead).toBe(200);
+    const asked = recording.calls.slice(1).reduce((sum, c) => sum + (c.limit ?? 1) * (c.ids?.length ?? 1), 0);
+    expect(asked).toBeLessThanOrEqual(300);
+    expect(result.stats.rowsRead).toBeLessThanOrEqual(500);
+    expect(result.hops[1]!.vertices.length).toBe(result.hops[1]!.stats.rowsRead);
+  });
+
+  /** A star a → f0..f299 → g0..g299 whose f's live on two replica sets (even, odd: three batches each), with reads in flight tracked per set. */
   async function twoReplicaSets() {
-    const events = [...Array.from({ length: 12 }, (_, i) => follows('a', `f${i}`)), ...Array.from({ length: 12 }, (_, i) => follows(`f${i}`, `g${i}`))];
+    const events = [...Array.from({ length: 300 }, (_, i) => follows('a', `f${i}`)), ...Array.from({ length: 300 }, (_, i) => follows(`f${i}`, `g${i}`))];
     const { recording } = await setup(events, 3);
     const inFlight = new Map<string, number>();
     const maxInFlight = new Map<string, number>();
     const setOf = (id: string) => (Number(id.slice(1)) % 2 === 0 ? 'even' : 'odd');
+    const tracked = async <T>(id: string, read: () => Promise<T>): Promise<T> => {
+      const set = id === 'a' ? 'start' : setOf(id);
+      inFlight.set(set, (inFlight.get(set) ?? 0) + 1);
+      maxInFlight.set(set, Math.max(maxInFlight.get(set) ?? 0, inFlight.get(set)!));
+      try {
+        return await read();
+      } finally {
+        inFlight.set(set, inFlight.get(set)! - 1);
+      }
+    };
     const grouped: PartitionReader = {
       ...recording.reader,
       replicaGroups: (ids) => ['even', 'odd'].map((replicas) => ({ replicas, ids: ids.filter((id) => setOf(id) === replicas) })).filter((g) => g.ids.length > 0),
-      scan: async (ns, id, q) => {
-        const set = id === 'a' ? 'start' : setOf(id);
-        inFlight.set(set, (inFlight.get(set) ?? 0) + 1);
-        maxInFlight.set(set, Math.max(maxInFlight.get(set) ?? 0, inFlight.get(set)!));
-        try {
-          return await recording.reader.scan(ns, id, q);
-        } finally {
-          inFlight.set(set, inFlight.get(set)! - 1);
-        }
-      },
+      scan: (ns, id, q) => tracked(id, () => recording.reader.scan(ns, id, q)),
+      scanMany: (ns, ids, q) => tracked(ids[0]!, () => recording.reader.scanMany(ns, ids, q)),
     };
     return { reader: createEdgeReader({ partitions: grouped, config }), recording, maxInFlight };
   }
 
   it('expands each replica set of the frontier with its own in-flight limit', async () => {
     const { reader: r, recording, maxInFlight } = await twoReplicaSets();
-    const result = await r.traverse('a', [out, out], { perHopCap: 100, concurrency: 2 });
-    expect(result.hops[1]!.vertices).toHaveLength(12);
-    expect(result.hops[1]!.stats.replicaGroups).toBe(2);
+    const result = await r.traverse('a', [out, out], { perHopCap: 1_000, concurrency: 2 });
+    expect(result.hops[1]!.vertices).toHaveLength(300);
+    expect(result.hops[1]!.stats).toMatchObject({ replicaGroups: 2, queries: 6 });
     expect(maxInFlight.get('even')).toBe(2);
     expect(maxInFlight.get('odd')).toBe(2);
     expect(recording.maxInFlight()).toBe(4);
@@ -211,8 +249,8 @@ describe('traverse', () => {
 
   it('bounds the reads in flight across replica sets by maxInFlight', async () => {
     const { reader: r, recording } = await twoReplicaSets();
-    const result = await r.traverse('a', [out, out], { perHopCap: 100, concurrency: 2, maxInFlight: 3 });
-    expect(result.hops[1]!.vertices).toHaveLength(12);
+    const result = await r.traverse('a', [out, out], { perHopCap: 1_000, concurrency: 2, maxInFlight: 3 });
+    expect(result.hops[1]!.vertices).toHaveLength(300);
     expect(recording.maxInFlight()).toBe(3);
   });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRandom } from '../../cli/workload/createRandom.ts';
 import { createEdgeReader, createStorePartitionReader, type EdgeReader, type TraversalHop } from '../../reads/index.ts';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
+import { BATCH_IDS } from '../../reads/traverseHops.ts';
 import type { LinkDirection } from '../../sinks/namespaces/index.ts';
 import type { EdgestreamEnv } from '../support/edgestreamEnv.ts';
 import { publishGraph, type PublishedGraph } from '../support/publishGraph.ts';
@@ -74,7 +75,8 @@ describe('traversal on Kafka + Cassandra', () => {
         result.hops.forEach((h, i) => {
           const frontier = i === 0 ? 1 : expected[i - 1]!.length;
           expect(h.stats.frontier).toBe(frontier);
-          expect(h.stats.queries).toBeGreaterThanOrEqual(frontier);
+          // a frontier of many vertices is read in batches of BATCH_IDS (one query each), one vertex on its own
+          expect(h.stats.queries).toBeGreaterThanOrEqual(Math.ceil(frontier / BATCH_IDS));
           expect(h.stats.replicaGroups).toBe(frontier === 0 ? 0 : 1); // one node: one replica set
         });
         if (expected[1]!.length > 0) nonTrivial++;
