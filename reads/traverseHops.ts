@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import { decodeLinkValue, decodeVertexKey, LinkState, linkNamespace } from '../sinks/namespaces/index.ts';
 import type { Traversal, TraversalHop, TraversalHopResult, TraversalPartial } from './EdgeReader.ts';
 import { createTaskSet } from './createTaskSet.ts';
+import { evenBatches } from './evenBatches.ts';
 import type { PartitionScanPage, ScanPosition } from './PartitionReader.ts';
 import type { ReadBudget, StopReason } from './readBudget.ts';
 import { sampleOf, type ReadContext } from './ReadContext.ts';
@@ -227,10 +228,4 @@ async function expandHop(ctx: ReadContext, frontier: readonly string[], hop: Tra
   }
   const result = { vertices: [...found], truncated: unfinished, stats: { queries, rowsRead, frontier: frontier.length, replicaGroups: groups.length } };
   return stopped === undefined ? { result } : { result, stopped };
-}
-
-/** `ids` in ceil(n / most) consecutive batches whose sizes differ by at most one. */
-function evenBatches(ids: readonly string[], most: number): string[][] {
-  const count = Math.ceil(ids.length / most);
-  return Array.from({ length: count }, (_, i) => ids.slice(Math.floor((i * ids.length) / count), Math.floor(((i + 1) * ids.length) / count)));
 }

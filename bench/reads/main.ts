@@ -199,7 +199,7 @@ async function measurePhase(
         const r = await withCpu(pids, () =>
           compareTraversal({ reader, raw: x.raw, edgeType: EDGE_TYPE, starts: x.starts, hops: args.hops, cap: args.hopCap, concurrency: x.run.config.reads.traversal.concurrencyPerReplicaSet, status, label: `[${phase}] traversal, repeat ${i + 1}` }),
         );
-        say(`[${phase}] traversal, repeat ${i + 1}: edgestream p50 ${r.edgestream.p50Ms} / p99 ${r.edgestream.p99Ms} ms, queries per hop ${r.edgestream.hops.map((h) => h.meanQueries).join(', ')}; raw p50 ${r.raw.p50Ms} / p99 ${r.raw.p99Ms} ms, queries per hop ${r.raw.hops.map((h) => h.meanQueries).join(', ')}; partial ${JSON.stringify(r.edgestream.partial)}; ${cpuNote(r.cpu)}`);
+        say(`[${phase}] traversal, repeat ${i + 1}: edgestream p50 ${r.edgestream.p50Ms} / p99 ${r.edgestream.p99Ms} ms, queries per hop ${r.edgestream.hops.map((h) => h.meanQueries).join(', ')}; raw p50 ${r.raw.p50Ms} / p99 ${r.raw.p99Ms} ms, queries per hop ${r.raw.hops.map((h) => h.meanQueries).join(', ')}; raw batched p50 ${r.rawBatched.p50Ms} / p99 ${r.rawBatched.p99Ms} ms, queries per hop ${r.rawBatched.hops.map((h) => h.meanQueries).join(', ')}; partial ${JSON.stringify(r.edgestream.partial)}; ${cpuNote(r.cpu)}`);
         traversal.push(r);
       }
     }

@@ -1,5 +1,6 @@
 import type cassandra from 'cassandra-driver';
 import pLimit from 'p-limit';
+import { evenBatches } from '../../reads/evenBatches.ts';
 import { qualifiedTable } from '../../sinks/cassandra/schemaCql.ts';
 import { decodeLinkValue, decodeRecentKey, decodeVertexKey, LinkState, linkNamespace, reverseRecentNamespace, type LinkDirection } from '../../sinks/namespaces/index.ts';
 
@@ -8,7 +9,8 @@ import { decodeLinkValue, decodeRecentKey, decodeVertexKey, LinkState, linkNames
  * cassandra-driver doing the least work a correct answer needs, with prepared
  * statements on the tables edgestream wrote (a newest page is one slice of the
  * time-ordered index; a scan pages that index with a large fetchSize; a
- * traversal issues the same link-partition pages with the same concurrency).
+ * traversal issues the same link-partition pages with the same concurrency,
+ * one partition per query or in edgestream's batches).
  */
 export interface RawNeighbour {
   readonly peer: string;
@@ -29,7 +31,11 @@ export function createRawReads(client: cassandra.Client, keyspace: string, edgeT
   const scanCql = `SELECT key FROM ${recentIn} WHERE id = ?`;
   const linkCql = (direction: LinkDirection) => {
     const table = qualifiedTable(keyspace, linkNamespace(edgeType, direction));
-    return { first: `SELECT key, value FROM ${table} WHERE id = ? LIMIT ?`, after: `SELECT key, value FROM ${table} WHERE id = ? AND key > ? LIMIT ?` };
+    return {
+      first: `SELECT key, value FROM ${table} WHERE id = ? LIMIT ?`,
+      after: `SELECT key, value FROM ${table} WHERE id = ? AND key > ? LIMIT ?`,
+      firstPages: `SELECT id, key, value FROM ${table} WHERE id IN ? PER PARTITION LIMIT ? LIMIT ?`,
+    };
   };
 
   return {
@@ -56,11 +62,15 @@ export function createRawReads(client: cassandra.Client, keyspace: string, edgeT
 
     /**
      * The traversal's reads done by hand: breadth first, each hop's frontier
-     * expanded `concurrency` partitions at a time, each partition paged in
+     * expanded `concurrency` reads at a time, each partition paged in
      * min(pageSize, what the cap still wants) link cells, ACTIVE peers not seen
-     * before kept, no new page once the hop holds `cap` vertices.
+     * before kept, no new page once the hop holds `cap` vertices. With `batch`,
+     * a frontier of more than one vertex is first read as edgestream reads it:
+     * ceil(n / batch.ids) even batches of `id IN ? PER PARTITION LIMIT ? LIMIT ?`
+     * (min(pageSize, batch.firstPageCells, what the cap wants) per partition,
+     * unpaged), then a partition whose first page was full is paged on its own.
      */
-    async traverse(start: string, hops: readonly LinkDirection[], o: { cap: number; pageSize: number; concurrency: number }): Promise<RawHopStats[]> {
+    async traverse(start: string, hops: readonly LinkDirection[], o: { cap: number; pageSize: number; concurrency: number; batch?: { ids: number; firstPageCells: number } }): Promise<RawHopStats[]> {
       const visited = new Set([start]);
       let frontier = [start];
       const stats: RawHopStats[] = [];
@@ -69,28 +79,52 @@ export function createRawReads(client: cassandra.Client, keyspace: string, edgeT
         const found: string[] = [];
         let queries = 0;
         let rowsRead = 0;
-        const expand = async (vertex: string): Promise<void> => {
-          let after: Buffer | undefined;
+        const full = () => found.length >= o.cap;
+        /** Keeps the new ACTIVE peers of a partition's rows, up to the cap. */
+        const keep = (rows: readonly cassandra.types.Row[]): void => {
+          rowsRead += rows.length;
+          for (const r of rows) {
+            if (full()) return;
+            if (decodeLinkValue(bytes(r['value'] as Buffer)).state !== LinkState.ACTIVE) continue;
+            const peer = decodeVertexKey(bytes(r['key'] as Buffer));
+            if (visited.has(peer)) continue;
+            visited.add(peer);
+            found.push(peer);
+          }
+        };
+        const expand = async (vertex: string, after?: Buffer): Promise<void> => {
           for (;;) {
-            if (found.length >= o.cap) return;
+            if (full()) return;
             const limit = Math.min(o.pageSize, o.cap - found.length);
             queries++;
             const rs = after === undefined ? await client.execute(cql.first, [vertex, limit], { prepare: true }) : await client.execute(cql.after, [vertex, after, limit], { prepare: true });
-            rowsRead += rs.rows.length;
-            for (const r of rs.rows) {
-              if (found.length >= o.cap) return;
-              if (decodeLinkValue(bytes(r['value'] as Buffer)).state !== LinkState.ACTIVE) continue;
-              const peer = decodeVertexKey(bytes(r['key'] as Buffer));
-              if (visited.has(peer)) continue;
-              visited.add(peer);
-              found.push(peer);
-            }
+            keep(rs.rows);
             if (rs.rows.length < limit) return;
             after = rs.rows[rs.rows.length - 1]?.['key'] as Buffer;
           }
         };
         const limit = pLimit(o.concurrency);
-        await Promise.all(frontier.map((v) => limit(() => expand(v))));
+        const continued: Promise<void>[] = [];
+        const expandBatch = async (ids: readonly string[], firstPageCells: number): Promise<void> => {
+          if (full()) return;
+          const perPartition = Math.min(o.pageSize, firstPageCells, o.cap - found.length);
+          queries++;
+          const rs = await client.execute(cql.firstPages, [ids, perPartition, ids.length * perPartition], { prepare: true, fetchSize: ids.length * perPartition });
+          const byId = new Map<string, cassandra.types.Row[]>();
+          for (const r of rs.rows) {
+            const rows = byId.get(r['id'] as string);
+            if (rows === undefined) byId.set(r['id'] as string, [r]);
+            else rows.push(r);
+          }
+          for (const [id, rows] of byId) {
+            keep(rows);
+            if (rows.length === perPartition && !full()) continued.push(limit(() => expand(id, rows[rows.length - 1]?.['key'] as Buffer)));
+          }
+        };
+        const batch = o.batch;
+        if (batch === undefined || frontier.length === 1) await Promise.all(frontier.map((v) => limit(() => expand(v))));
+        else await Promise.all(evenBatches(frontier, batch.ids).map((ids) => limit(() => expandBatch(ids, batch.firstPageCells))));
+        await Promise.all(continued);
         stats.push({ queries, rowsRead, found: found.length });
         frontier = found;
       }

@@ -37,11 +37,11 @@ export interface BenchFigures {
 const METHOD = {
   load: 'straight to Cassandra with store.mutateMany (bench/wide/loadPhase), rows from the real fan-out processor (createFanOutProcessor(config).process) with the reads the store would answer (none: every edge is new): the celebrity\'s --followers follows (only follows_in and follows_in_recent, which its in-neighbour reads touch), and the Zipf graph (--users users, each following --follows-per-user distinct others drawn by Zipf rank, exponent --zipf-exponent) with every write the fan-out makes. Not through Kafka.',
   reader: 'what `edgestream serve` builds (cli/openReader): reads/createEdgeReader over reads/split/createServingPartitions with read counters on, in this process; a fresh one after the split',
-  raw: 'a cassandra-driver Client in this process, prepared statements on the tables edgestream wrote: newest page = SELECT key FROM follows_in_recent WHERE id=? LIMIT ? (one slice); full scan = SELECT key FROM follows_in_recent WHERE id=? paged with fetchSize --raw-fetch-size; traversal = SELECT key, value FROM follows_<dir> WHERE id=? [AND key > ?] LIMIT ? per frontier vertex, breadth first, the same cap, page size and concurrency as the reader\'s traversal. After the split the raw reads still read the original partitions (the split leaves them in place): the physical limit of one slice or one paged partition.',
+  raw: 'a cassandra-driver Client in this process, prepared statements on the tables edgestream wrote: newest page = SELECT key FROM follows_in_recent WHERE id=? LIMIT ? (one slice); full scan = SELECT key FROM follows_in_recent WHERE id=? paged with fetchSize --raw-fetch-size; traversal = SELECT key, value FROM follows_<dir> WHERE id=? [AND key > ?] LIMIT ? per frontier vertex, breadth first, the same cap, page size and concurrency as the reader\'s traversal, and (raw batched) the same with a frontier of more than one vertex first read in edgestream\'s batches: ceil(n/64) even batches of SELECT id, key, value FROM follows_<dir> WHERE id IN ? PER PARTITION LIMIT ? LIMIT ? (min(page size, 128, what the cap wants) per partition, unpaged), a partition with a full first page then paged on its own. After the split the raw reads still read the original partitions (the split leaves them in place): the physical limit of one slice or one paged partition.',
   quiet: 'before every comparison the bench waits until Cassandra has had no flush or compaction active or pending for 3 s (sinks/cassandra/waitForQuietCassandra), at most 180 s',
   newestPage: 'per repeat, --samples pairs of calls one at a time, edgestream and raw alternating per sample (and which goes first); 5 warm-up pairs; the two pages must hold the same peers; wall time per call, nearest-rank quantiles',
   fullScan: 'per repeat, the reader\'s newest-first scan in pages of --scan-page through cursors (bench/wide/fullScan) and the raw paged read, which goes first alternating per repeat; both keep a SHA-256 of (peer, time) in order, which must be equal; reader RSS: full GC, baseline, VmHWM reset via /proc/self/clear_refs, VmHWM after',
-  traversal: 'per repeat, from each of --starts Zipf-drawn start vertices (the same list every repeat), reader.traverse(start, --hops of follows, { perHopCap: --hop-cap, concurrency: reads.traversal.concurrencyPerReplicaSet, pageSize: min(cap, 1000) }) and the raw breadth-first reads, alternating per start; queries per hop from the result\'s per-hop stats and the raw side\'s count',
+  traversal: 'per repeat, from each of --starts Zipf-drawn start vertices (the same list every repeat), reader.traverse(start, --hops of follows, { perHopCap: --hop-cap, concurrency: reads.traversal.concurrencyPerReplicaSet, pageSize: min(cap, 1000) }) and the two raw breadth-first reads (per partition, batched), the order of the three rotating per start; queries per hop from the result\'s per-hop stats and each raw side\'s count',
   fixedRate: 'per repeat, three open-loop blocks of --http-seconds at --rate requests/s with at most --connections in flight (bench/reads/openLoop: latency from when a request was due, so queueing counts): GET /v1/vertices/<celebrity>/in/follows?limit=<page> on a real `edgestream serve` child process (its own node, the run\'s config, per-address rate limit raised) over keep-alive connections, the same reader.in call on the library in this process, and the raw slice; block order rotates per repeat; overhead = HTTP minus library at the same offered load',
   httpScan: 'once per phase, every in-neighbour over HTTP following cursors (pages of --scan-page), one request at a time; the server\'s RSS: VmHWM of the child after resetting it (/proc/<pid>/clear_refs), else 50 ms samples',
   split: 'the read counters of the "before" scans publish WidePartitionDetected (wide.thresholdRows = min(100 000, followers/2)); bench/wide/splitPhase then runs createEdgePipeline({ stages: ["plan","split","verify"] }) in this process until each wide_rows record is COMPLETED or FAILED',
@@ -83,9 +83,16 @@ function summarisePhase(p: PhaseFigures) {
           traversal: {
             edgestream: { p50Ms: over(p.traversal, (r) => r.edgestream.p50Ms), p99Ms: over(p.traversal, (r) => r.edgestream.p99Ms) },
             raw: { p50Ms: over(p.traversal, (r) => r.raw.p50Ms), p99Ms: over(p.traversal, (r) => r.raw.p99Ms) },
+            rawBatched: { p50Ms: over(p.traversal, (r) => r.rawBatched.p50Ms), p99Ms: over(p.traversal, (r) => r.rawBatched.p99Ms) },
             p50_vs_raw: over(p.traversal, (r) => ratio(r.edgestream.p50Ms, r.raw.p50Ms)),
             p99_vs_raw: over(p.traversal, (r) => ratio(r.edgestream.p99Ms, r.raw.p99Ms)),
-            meanQueriesPerHop: { edgestream: p.traversal[0]?.edgestream.hops.map((h) => h.meanQueries) ?? [], raw: p.traversal[0]?.raw.hops.map((h) => h.meanQueries) ?? [] },
+            p50_vs_raw_batched: over(p.traversal, (r) => ratio(r.edgestream.p50Ms, r.rawBatched.p50Ms)),
+            p99_vs_raw_batched: over(p.traversal, (r) => ratio(r.edgestream.p99Ms, r.rawBatched.p99Ms)),
+            meanQueriesPerHop: {
+              edgestream: p.traversal[0]?.edgestream.hops.map((h) => h.meanQueries) ?? [],
+              raw: p.traversal[0]?.raw.hops.map((h) => h.meanQueries) ?? [],
+              rawBatched: p.traversal[0]?.rawBatched.hops.map((h) => h.meanQueries) ?? [],
+            },
           },
         }
       : {}),
@@ -170,9 +177,11 @@ export function printSummary(r: ReadsBenchResult): void {
       lines.push(
         `  ${r.args.hops.length}-hop traversal (${r.args.hops.join(', ')} of follows, cap ${r.args.hopCap}/hop) from ${fmt(r.counts.starts)} Zipf start vertices per repeat (interleaved)`,
         `    edgestream p50 ${list(s.traversal.edgestream.p50Ms, ' ms')}; p99 ${list(s.traversal.edgestream.p99Ms, ' ms')} — target p99 ≤ ${TARGETS.traversalP99Ms} ms: ${mark(t.traversalP99Ms.met)}`,
-        `    raw        p50 ${list(s.traversal.raw.p50Ms, ' ms')}; p99 ${list(s.traversal.raw.p99Ms, ' ms')}`,
+        `    raw        p50 ${list(s.traversal.raw.p50Ms, ' ms')}; p99 ${list(s.traversal.raw.p99Ms, ' ms')} (a query per partition page)`,
+        `    raw batched p50 ${list(s.traversal.rawBatched.p50Ms, ' ms')}; p99 ${list(s.traversal.rawBatched.p99Ms, ' ms')} (edgestream's id IN ? PER PARTITION LIMIT ? batches)`,
         `    p50_vs_raw ${list(s.traversal.p50_vs_raw)}; p99_vs_raw ${list(s.traversal.p99_vs_raw)}`,
-        `    mean queries per hop (repeat 1): edgestream ${s.traversal.meanQueriesPerHop.edgestream.join(', ')}; raw ${s.traversal.meanQueriesPerHop.raw.join(', ')}`,
+        `    p50_vs_raw_batched ${list(s.traversal.p50_vs_raw_batched)}; p99_vs_raw_batched ${list(s.traversal.p99_vs_raw_batched)}`,
+        `    mean queries per hop (repeat 1): edgestream ${s.traversal.meanQueriesPerHop.edgestream.join(', ')}; raw ${s.traversal.meanQueriesPerHop.raw.join(', ')}; raw batched ${s.traversal.meanQueriesPerHop.rawBatched.join(', ')}`,
       );
     }
     lines.push(
