@@ -4,7 +4,7 @@ import { mapBoundedOrThrow } from '../store/mapBounded.ts';
 import type { NamespaceStore, SlicePage, SliceQuery, StoreFeatures } from '../store/TwoLevelMapStore.ts';
 import { assertCount, assertId, assertKey, assertLimit, assertValue, assertWriteTime } from '../store/validateArgs.ts';
 import { asBuffer, type NamespaceRuntime } from './namespaceRuntime.ts';
-import { readCell, readCellsOfIds, readCellsOfKeys, resolveRows, toStoredRow } from './readCells.ts';
+import { readCell, readCellsOfIds, readCellsOfKeys, resolveRows, toStoredRows } from './readCells.ts';
 import { readFirstSlices } from './readFirstSlices.ts';
 import { collectChunks, writePartition } from './writePartition.ts';
 
@@ -31,7 +31,7 @@ export function createCassandraNamespace(ns: NamespaceRuntime, features: StoreFe
     // One round trip for a reader's page (the session pages at 1000 rows otherwise).
     const rows = await session.readRows(statement, { maxRows: r.limit + 1, fetchSize: Math.min(r.limit + 1, SLICE_FETCH_ROWS) }, `slice ${name}/${id}`);
     // Cut before resolving chunks: the extra row only proves there is a next page.
-    const page = cutPage(rows.map(toStoredRow), r);
+    const page = cutPage(toStoredRows(rows), r);
     const cells = await resolveRows(ns, id, page.rows);
     return page.pageState === undefined ? { cells } : { cells, pageState: page.pageState };
   };

@@ -2,7 +2,7 @@ import { mapBoundedOrThrow } from '../store/mapBounded.ts';
 import { cutPage, resolveSlice } from '../store/resolveSlice.ts';
 import type { SlicePage } from '../store/TwoLevelMapStore.ts';
 import type { NamespaceRuntime } from './namespaceRuntime.ts';
-import { resolveRows, toStoredRow, type StoredRow } from './readCells.ts';
+import { resolveRows, toStoredRows, type StoredRow } from './readCells.ts';
 
 /**
  * Rows one request may return. A request is answered in one response: its
@@ -38,13 +38,14 @@ export async function readFirstSlices(ns: NamespaceRuntime, ids: readonly string
       { maxRows: rowLimit, fetchSize: rowLimit, routingId: request[0] as string },
       what,
     );
+    const stored = toStoredRows(rows);
     const byId = new Map<string, StoredRow[]>();
-    for (const row of rows) {
+    rows.forEach((row, i) => {
       const id = row.get('id') as string;
       const of = byId.get(id);
-      if (of === undefined) byId.set(id, [toStoredRow(row)]);
-      else of.push(toStoredRow(row));
-    }
+      if (of === undefined) byId.set(id, [stored[i] as StoredRow]);
+      else of.push(stored[i] as StoredRow);
+    });
     for (const id of request) {
       const page = cutPage(byId.get(id) ?? [], resolved);
       const cells = await resolveRows(ns, id, page.rows);
