@@ -86,20 +86,21 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
 
   const refresh = async () => {
     const startedAtMs = now();
-    const keys: string[] = [];
+    const keys: { ns: string; id: string }[] = [];
     const primed: WideRowRecord[] = [];
     const byStatus: Partial<Record<WideRowStatus, number>> = {};
     for (const ns of opts.namespaces) {
       for await (const entry of opts.repository.entries(ns)) {
-        keys.push(key(ns, entry.partitionId));
+        keys.push({ ns, id: entry.partitionId });
         const status = entry.status();
         byStatus[status] = (byStatus[status] ?? 0) + 1;
         if (primed.length < primeLimit) primed.push(entry.record());
       }
     }
-    const next = await createPartitionFilter(keys.length, opts.falsePositiveRate);
+    const next = createPartitionFilter(keys.length, opts.falsePositiveRate);
     for (let i = 0; i < keys.length; i++) {
-      next.add(keys[i] as string);
+      const k = keys[i] as { ns: string; id: string };
+      next.add(k.ns, k.id);
       if (i % BUILD_SLICE === BUILD_SLICE - 1) await yieldToEventLoop();
     }
     if (startedAtMs < loadedAtMs) return; // a newer reload already landed
@@ -141,7 +142,7 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
       stats.checks++;
       // No record at all (the usual state of a store) needs no hashing: the write path asks for every mutation.
       if (stats.records === 0) return false;
-      const hit = filter?.has(key(namespace, partitionId)) ?? false;
+      const hit = filter?.has(namespace, partitionId) ?? false;
       if (hit) stats.hits++;
       return hit;
     },
