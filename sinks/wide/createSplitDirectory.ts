@@ -79,6 +79,8 @@ export interface SplitDirectory {
   readonly stats: {
     readonly records: number;
     readonly filterBits: number;
+    /** Keys the filter was sized for at its target rate: the last full reload's records × 1.25 (room for the log to add to). */
+    readonly filterCapacity: number;
     readonly refreshes: number;
     readonly rebuilds: number;
     readonly logEntriesRead: number;
@@ -104,7 +106,7 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
   const rebuildMs = opts.rebuildMs ?? DEFAULT_REBUILD_MS;
   const primeLimit = opts.primeLimit ?? 10_000;
   const cache = createSplitRecordCache((ns, id) => opts.repository.get(ns, id), opts.refreshMs, now);
-  const stats = { records: 0, filterBits: 0, refreshes: 0, rebuilds: 0, logEntriesRead: 0, checks: 0, hits: 0, byStatus: {} as Partial<Record<WideRowStatus, number>> };
+  const stats = { records: 0, filterBits: 0, filterCapacity: 0, refreshes: 0, rebuilds: 0, logEntriesRead: 0, checks: 0, hits: 0, byStatus: {} as Partial<Record<WideRowStatus, number>> };
   let filter: PartitionFilter | undefined;
   /** Ids the log added to `filter` since its full reload began. */
   let logged = new Set<string>();
@@ -180,6 +182,7 @@ export function createSplitDirectory(opts: SplitDirectoryOptions): SplitDirector
     stats.records = fullRecords + logged.size;
     stats.byStatus = byStatus;
     stats.filterBits = next.bits;
+    stats.filterCapacity = next.capacity;
     stats.refreshes++;
     stats.rebuilds++;
     loadedAtMs = Math.max(loadedAtMs, startedAtMs);
