@@ -5,7 +5,7 @@ import { createSplitDirectory, createSplitLayoutReader, createWideRowRepository,
 import { createStorePartitionReader } from '../createStorePartitionReader.ts';
 import { createSplitAwarePartitionReader } from './createSplitAwarePartitionReader.ts';
 
-const NS = ['links', 'links_split', 'wide_rows', 'wide_row_checkpoints'].map((name) => ({ name, chunking: false }));
+const NS = ['links', 'links_split', 'wide_rows', 'wide_row_checkpoints', 'wide_rows_log'].map((name) => ({ name, chunking: false }));
 
 async function setup(status: WideRowRecord['status'], layout: (plain: SplitLayoutReader) => SplitLayoutReader = (plain) => plain) {
   const store = createMemoryStore({ namespaces: NS });
