@@ -19,7 +19,8 @@ export interface ReadMetrics {
  * The read side's series, fed by the reader through its ReadObserver hook:
  * `edgestream_read_duration_seconds{operation,outcome}`,
  * `edgestream_read_queries{operation}` (PartitionReader calls per reader call)
- * and the property cache under `edgestream_cache_*{cache="property"}`.
+ * and the property cache and newest-page validation guesses under
+ * `edgestream_cache_*{cache="property"|"page_validation"}`.
  * One ReadMetrics per registry.
  */
 export function createReadMetrics(registry: Registry): ReadMetrics {
@@ -40,7 +41,8 @@ export function createReadMetrics(registry: Registry): ReadMetrics {
   let lookups = 0;
   let hits = 0;
   const propertyCache = (): CacheStats => ({ lookups, hits }); // the reader owns the cache; its size is not told
-  registerCacheMetrics(registry, { property: propertyCache });
+  const guesses = { lookups: 0, hits: 0 };
+  registerCacheMetrics(registry, { property: propertyCache, page_validation: () => ({ ...guesses }) });
   return {
     observer: {
       read({ operation, seconds, queries: n, outcome }) {
@@ -50,6 +52,10 @@ export function createReadMetrics(registry: Registry): ReadMetrics {
       propertyCache(l, h) {
         lookups += l;
         hits += h;
+      },
+      pageValidationGuess(hit) {
+        guesses.lookups++;
+        if (hit) guesses.hits++;
       },
     },
     propertyCache,

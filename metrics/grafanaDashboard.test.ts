@@ -23,7 +23,7 @@ async function registeredFamilies(): Promise<Map<string, string>> {
   const registry = createMetricsRegistry();
   registerRuntimeMetrics(registry, [{ stage: 'fanout', metrics: () => createRuntimeMetrics().snapshot() }]);
   registerCacheMetrics(registry, { tombstone: () => ({ lookups: 0, hits: 0, entries: 0 }) });
-  registerSplitDirectoryMetrics(registry, { stats: { records: 0, filterBits: 0, refreshes: 0, checks: 0, hits: 0, byStatus: {} } });
+  registerSplitDirectoryMetrics(registry, { stats: { records: 0, filterBits: 0, filterCapacity: 0, refreshes: 0, rebuilds: 0, logEntriesRead: 0, checks: 0, hits: 0, byStatus: {} } });
   createLagPoller(registry, { intervalMs: 1_000, poll: async () => [] });
   registerRecounterMetrics(registry, { stats: () => ({ rounds: 0, failedRounds: 0, recounted: 0, failed: 0, lastRoundMarks: 0 }) });
   createReadMetrics(registry);

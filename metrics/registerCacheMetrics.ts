@@ -3,8 +3,8 @@ import type { CacheStats } from '../sinks/caches/CacheStats.ts';
 import type { LinkCacheStats } from '../streams/runtime/index.ts';
 import { snapshotCounter, snapshotGauge } from './snapshotMetrics.ts';
 
-/** The caches metrics know by name: the write path's link and tombstone caches, the reader's property cache. */
-export type CacheName = 'link' | 'tombstone' | 'property';
+/** The caches metrics know by name: the write path's link and tombstone caches, the reader's property cache and newest-page validation guesses. */
+export type CacheName = 'link' | 'tombstone' | 'property' | 'page_validation';
 
 /** The cache sources of each registry: registering again adds caches to the same three series. */
 const sourcesOf = new WeakMap<Registry, Map<CacheName, () => CacheStats>>();

@@ -69,7 +69,7 @@ describe('processor metric wiring over the runtime\'s pure counters', () => {
   });
 
   it('reports Bloom checks and positives and every split status, 0 where none', async () => {
-    const stats = { records: 4, filterBits: 64, refreshes: 1, checks: 10, hits: 2, byStatus: { SPLITTING: 1, COMPLETED: 3 } };
+    const stats = { records: 4, filterBits: 64, filterCapacity: 64, refreshes: 1, rebuilds: 1, logEntriesRead: 0, checks: 10, hits: 2, byStatus: { SPLITTING: 1, COMPLETED: 3 } };
     const registry = createMetricsRegistry({ processMetrics: false });
     registerSplitDirectoryMetrics(registry, { stats });
     const s = await scrape(registry);

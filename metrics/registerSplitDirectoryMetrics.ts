@@ -6,7 +6,8 @@ import { snapshotCounter, snapshotGauge } from './snapshotMetrics.ts';
 /**
  * The split directory's Bloom filter checks and positives (writers check it
  * per mutation of a splittable namespace, readers per read of one), and the
- * wide_rows records of its last reload by status (every status, 0 when none).
+ * wide_rows records of its last full reload by status (every status, 0 when none;
+ * the change-log refreshes between two full reloads add ids, not statuses).
  */
 export function registerSplitDirectoryMetrics(registry: Registry, directory: Pick<SplitDirectory, 'stats'>): void {
   snapshotCounter(registry, {
@@ -23,7 +24,7 @@ export function registerSplitDirectoryMetrics(registry: Registry, directory: Pic
   });
   snapshotGauge(registry, {
     name: 'edgestream_split_partitions',
-    help: 'wide_rows records by status at the split directory\'s last reload (every wide.directoryRefreshMs).',
+    help: 'wide_rows records by status at the split directory\'s last full reload (every wide.directoryRebuildMs).',
     labelNames: ['status'],
     read: () => WIDE_ROW_STATUSES.map((status) => ({ labels: { status }, value: directory.stats.byStatus[status] ?? 0 })),
   });

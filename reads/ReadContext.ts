@@ -2,6 +2,7 @@ import type { Cell } from '../sinks/store/index.ts';
 import type { PartitionReader } from './PartitionReader.ts';
 import type { ReadCounters, ReadSample } from './ReadCounters.ts';
 import type { ReadObserver } from './ReadObserver.ts';
+import type { ValidationGuesses } from './validationGuesses.ts';
 
 /** What every read operation of one EdgeReader shares. */
 export interface ReadContext {
@@ -12,6 +13,8 @@ export interface ReadContext {
   readonly limitPointRead: <T>(read: () => Promise<T>) => Promise<T>;
   /** Largest page asked of the PartitionReader. */
   readonly maxPageCells: number;
+  /** Which links a newest page at a position validated last time (read early by the next read there). */
+  readonly validationGuesses: ValidationGuesses;
 }
 
 /** The counter sample of some cells read (absent point reads cost no bytes or rows). */

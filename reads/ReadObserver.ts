@@ -20,7 +20,9 @@ export interface ReadObserver {
   read(observation: ReadObservation): void;
   /** `props(…, keys)` asked its read-aside cache for `lookups` keys and found `hits` fresh. */
   propertyCache(lookups: number, hits: number): void;
+  /** A newest page read looked for a validation guess (reads/validationGuesses); `hit`: one covered every peer of its slice. */
+  pageValidationGuess(hit: boolean): void;
 }
 
 /** Observes nothing: the reader's default (and then it does not time or count anything). */
-export const NO_READ_OBSERVER: ReadObserver = Object.freeze({ read: () => undefined, propertyCache: () => undefined });
+export const NO_READ_OBSERVER: ReadObserver = Object.freeze({ read: () => undefined, propertyCache: () => undefined, pageValidationGuess: () => undefined });

@@ -228,6 +228,83 @@ describe('createEdgeReader: neighbour pages', () => {
   });
 });
 
+describe('createEdgeReader: newest pages validated while their slice is in flight', () => {
+  const followers = Array.from({ length: 30 }, (_, i) => add(`f${i}`, 'star', BigInt(100 + i)));
+  const kinds = (calls: readonly { kind: string; namespace: string }[]) => calls.map((c) => `${c.kind} ${c.namespace}`);
+
+  it('a page read twice with the same peers is read the third time as a slice and a getKeys in flight together, and stays correct when the page changes', async () => {
+    const harness = createFanOutHarness(config);
+    for (const e of followers) await harness.process(e);
+    const recording = recordingPartitionReader(createStorePartitionReader(harness.store), { delayMs: 5 });
+    const guessed: boolean[] = [];
+    const reader = createEdgeReader({ partitions: recording.reader, config, observer: { read: () => undefined, propertyCache: () => undefined, pageValidationGuess: (hit) => void guessed.push(hit) } });
+    const peers = async () => (await reader.in('follows', 'star', { limit: 10 })).items.map((n) => n.peer);
+    const newest10 = Array.from({ length: 10 }, (_, i) => `f${29 - i}`);
+
+    expect(await peers()).toEqual(newest10);
+    expect(await peers()).toEqual(newest10); // the second read finds the same peers: the position becomes stable
+    expect(kinds(recording.calls)).toEqual(['page follows_in_recent', 'getKeys follows_in', 'page follows_in_recent', 'getKeys follows_in']);
+    expect(recording.maxInFlight()).toBe(1);
+    recording.reset();
+
+    expect(await peers()).toEqual(newest10);
+    expect(kinds(recording.calls).sort()).toEqual(['getKeys follows_in', 'page follows_in_recent']); // two queries, one round trip
+    expect(recording.maxInFlight()).toBe(2);
+    recording.reset();
+
+    // The page changes: a new follower at the head, the oldest of the ten unfollowed.
+    await harness.process(add('newcomer', 'star', 500n));
+    await harness.process(remove('f20', 'star', 501n));
+    expect(await peers()).toEqual(['newcomer', ...newest10.slice(0, 9)]);
+    expect(kinds(recording.calls).sort()).toEqual(['getKeys follows_in', 'getKeys follows_in', 'page follows_in_recent']); // the newcomer's link read after the slice
+    expect(recording.calls[2]?.keys?.map((k) => Buffer.from(k).toString())).toEqual(['newcomer']);
+    recording.reset();
+
+    expect(await peers()).toEqual(['newcomer', ...newest10.slice(0, 9)]);
+    expect(kinds(recording.calls)).toEqual(['page follows_in_recent', 'getKeys follows_in']); // changed last time: no early read
+    expect(guessed).toEqual([false, false, true, false, false]);
+  });
+
+  it('pages of more than 256 peers are never guessed (a scan reads each page once)', async () => {
+    const many = Array.from({ length: 400 }, (_, i) => add(`f${i}`, 'star', BigInt(100 + i)));
+    const { reader, recording } = await setup(many);
+    for (let i = 0; i < 3; i++) await reader.in('follows', 'star', { limit: 300 });
+    expect(kinds(recording.calls)).toEqual(Array.from({ length: 3 }, () => ['page follows_in_recent', 'getKeys follows_in']).flat());
+  });
+
+  it('guesses never change an answer: pages read between random link ops in random order equal the pages of a reader without guesses', async () => {
+    const peer = fc.constantFrom('p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8');
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('op' as const), op: fc.constantFrom<EdgeMutation['op']>('ADD_EDGE', 'ADD_EDGE', 'REMOVE_EDGE', 'HIDE_EDGE'), peer, time: fc.bigInt({ min: 1n, max: 30n }), edgeTime: fc.option(fc.bigInt({ min: 1n, max: 30n }), { nil: undefined }) }),
+      fc.record({ kind: fc.constant('read' as const), limit: fc.integer({ min: 1, max: 6 }), pages: fc.integer({ min: 1, max: 3 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 50 }), async (steps) => {
+        const harness = createFanOutHarness(config);
+        const partitions = createStorePartitionReader(harness.store);
+        const guessing = createEdgeReader({ partitions, config });
+        const plain = createEdgeReader({ partitions, config, validationGuesses: { maxEntries: 0, ttlMs: 0 } });
+        let n = 0;
+        for (const s of steps) {
+          if (s.kind === 'op') {
+            await harness.process(event(s.op, s.peer, 'hub', s.time, { mutation_id: `m${n++}`, ...(s.edgeTime === undefined ? {} : { edge_time: s.edgeTime }) }));
+            continue;
+          }
+          let cursor: string | undefined;
+          for (let p = 0; p < s.pages; p++) {
+            const options = { limit: s.limit, ...(cursor === undefined ? {} : { cursor }) };
+            const [got, want] = [await guessing.in('follows', 'hub', options), await plain.in('follows', 'hub', options)];
+            expect(got).toEqual(want);
+            cursor = got.cursor;
+            if (cursor === undefined) break;
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('createEdgeReader: cursor misuse', () => {
   const events = Array.from({ length: 6 }, (_, i) => add('a', `p${i}`, BigInt(100 + i)));
 

@@ -43,6 +43,7 @@ import { readPropertyBag, readRequestedProperties } from './readProperties.ts';
 import { laterBound, recentKeyRange } from './recentKeyRange.ts';
 import { scanNeighbours, type NeighbourScan } from './scanNeighbours.ts';
 import { traverseHops } from './traverseHops.ts';
+import { createValidationGuesses } from './validationGuesses.ts';
 
 /** `high` of a time range with no upper end. */
 const OPEN_HIGH = MAX_TIME + 1n;
@@ -66,7 +67,16 @@ export interface EdgeReaderOptions {
   readonly readConcurrency?: number;
   /** Largest page asked of the PartitionReader. Default 2000 (a page of 1000 asks for 1250 cells). */
   readonly maxPageCells?: number;
+  /**
+   * Newest-page positions whose validated peers are remembered, so a repeated read validates while its
+   * slice is in flight (reads/validationGuesses). Default 4 096 positions of at most 256 peers for 60 s;
+   * 0 for either turns it off.
+   */
+  readonly validationGuesses?: { readonly maxEntries: number; readonly ttlMs: number };
 }
+
+/** Pages of more peers than this are not remembered: a scan's pages are read once, so a guess would only waste reads. */
+const MAX_GUESS_PEERS = 256;
 
 /**
  * The EdgeReader over a PartitionReader (reads/README.md). Every partition is
@@ -82,6 +92,7 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
     observer: opts.observer ?? NO_READ_OBSERVER,
     limitPointRead: pLimit(checkInteger(opts.readConcurrency ?? 32, 'readConcurrency', 1, 1_024)),
     maxPageCells: checkInteger(opts.maxPageCells ?? 2_000, 'maxPageCells', 1, MAX_PAGE_LIMIT),
+    validationGuesses: createValidationGuesses({ ...(opts.validationGuesses ?? { maxEntries: 4_096, ttlMs: 60_000 }), maxPeers: MAX_GUESS_PEERS, nowMs: opts.clock ?? Date.now }),
   };
   const propsCache = createBoundedTtlCache<Uint8Array | undefined>({ ...(opts.propsCache ?? { maxEntries: 10_000, ttlMs: 5_000 }), nowMs: opts.clock ?? Date.now });
 

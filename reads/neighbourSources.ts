@@ -14,6 +14,7 @@ import { isStoreError, type Cell } from '../sinks/store/index.ts';
 import type { Neighbour, NeighbourOrder } from './EdgeReader.ts';
 import { pageBelow } from './PartitionReader.ts';
 import { getKeys, sampleOf, type ReadContext } from './ReadContext.ts';
+import { guessPosition } from './validationGuesses.ts';
 
 /** One read of a neighbour order: the cells scanned and, for each, the live neighbour it is (or undefined). */
 export interface SourcePage {
@@ -68,6 +69,9 @@ function linkSource(type: string, direction: LinkDirection): NeighbourSource {
  * deletes the old one; a remove deletes only the entry it knows of), so an
  * entry counts only if its link is ACTIVE with exactly the entry's time: the
  * links of a page are read together, one `getKeys` of the link partition.
+ * When the last two reads of this page position found the same peers, their
+ * links are read while the slice is in flight (ValidationGuesses): one round
+ * trip; peers the guess lacks (the page changed since) are read after it.
  *
  * When the index slice fails with `read_failure` (Cassandra gives up on a read
  * that crosses `tombstone_failure_threshold` row tombstones, e.g. after a bot
@@ -82,6 +86,11 @@ export function recentIndexSource(type: string, direction: LinkDirection, before
   return {
     namespace,
     async read(ctx, vertex, after, limit) {
+      const position = guessPosition(namespace, vertex, after, before, limit);
+      const guess = ctx.validationGuesses.get(position);
+      // The guessed peers' links are read while the slice is in flight: one round trip when the page has not changed.
+      const early = guess === undefined ? undefined : linkCellsOf(ctx, vertex, guess);
+      early?.catch(() => undefined); // awaited below unless the slice fails first
       let page;
       try {
         page = await pageOf(ctx, namespace, vertex, after, limit, before);
@@ -91,10 +100,11 @@ export function recentIndexSource(type: string, direction: LinkDirection, before
       }
       const entries = page.cells.map((cell) => decodeRecentKey(cell.key));
       const peers = [...new Set(entries.map((e) => e.peer))];
-      const linkCells = await getKeys(ctx, links, vertex, peers.map(encodeVertexKey));
-      // Validation reads return nothing themselves: the items count against the index page.
-      ctx.counters.record(links, vertex, sampleOf(linkCells, 0));
-      const byPeer = new Map(peers.map((peer, i) => [peer, linkCells[i]] as const));
+      const byPeer = early === undefined ? new Map<string, Cell | undefined>() : await early;
+      const missing = peers.filter((peer) => !byPeer.has(peer));
+      ctx.observer.pageValidationGuess(early !== undefined && missing.length === 0);
+      for (const [peer, cell] of await linkCellsOf(ctx, vertex, missing)) byPeer.set(peer, cell);
+      ctx.validationGuesses.remember(position, peers);
       const live = entries.map(({ peer, time }) => {
         const cell = byPeer.get(peer);
         const link = cell === undefined ? undefined : decodeLinkValue(cell.value);
@@ -103,6 +113,14 @@ export function recentIndexSource(type: string, direction: LinkDirection, before
       return { cells: page.cells, live, exhausted: page.exhausted };
     },
   };
+
+  /** The link cells of `peers` by peer: one `getKeys` of the link partition (none for no peers). */
+  async function linkCellsOf(ctx: ReadContext, vertex: string, peers: readonly string[]): Promise<Map<string, Cell | undefined>> {
+    const cells = await getKeys(ctx, links, vertex, peers.map(encodeVertexKey));
+    // Validation reads return nothing themselves: the items count against the index page.
+    ctx.counters.record(links, vertex, sampleOf(cells, 0));
+    return new Map(peers.map((peer, i) => [peer, cells[i]] as const));
+  }
 
   /**
    * The page computed from every link of `vertex` (live by construction). Its

@@ -18,14 +18,15 @@ export async function checkCostAtSizes(namespaces: readonly string[], sizes: rea
     const unused = (): never => {
       throw new Error('records are not read in this measurement');
     };
-    const repository: Pick<WideRowRepository, 'entries' | 'get'> = {
+    const repository: Pick<WideRowRepository, 'entries' | 'changes' | 'get'> = {
       async *entries(ns: string) {
         for (const partitionId of ids(ns)) yield { partitionId, status: () => 'COMPLETED' as const, record: unused };
       },
+      changes: async function* () {},
       get: async () => unused(),
     };
     const directory = createSplitDirectory({ repository, namespaces, refreshMs: 3_600_000, maxStaleMs: 3_600_000, falsePositiveRate: 0.01, primeLimit: 0 });
-    await directory.refresh();
+    await directory.rebuild();
     const split = Array.from({ length: Math.min(size, 4_096) }, (_, i) => ({ namespace: namespaces[i % namespaces.length] as string, partitionId: `celebrity-${i}` }));
     out.push({ records: size, filterBytes: Math.ceil(directory.stats.filterBits / 8), ...timeMembershipChecks((ns, id) => directory.mightHaveRecord(ns, id), namespaces, split, calls) });
   }

@@ -14,6 +14,8 @@ export interface ReadsBenchArgs {
   readonly repeats: number;
   /** Newest-page samples per side and repeat. */
   readonly samples: number;
+  /** Distinct Zipf users whose newest page is read once per side and repeat (a page the reader never read before). */
+  readonly coldPages: number;
   readonly pageLimit: number;
   readonly scanPage: number;
   /** fetchSize of the raw driver's paged scan. */
@@ -52,6 +54,8 @@ celebrity's split.
   --zipf-exponent <f>        (default 1.1)
   --repeats <n>              measured repeats of every comparison (default 3)
   --samples <n>              newest-page samples per side and repeat (default 300)
+  --cold-pages <n>           first reads of the newest page of as many distinct popular Zipf users per side
+                             and repeat (default 200; 0 skips)
   --page-limit <n>           newest-page size (default 50)
   --scan-page <n>            page size of edgestream's full scan (default 1000)
   --raw-fetch-size <n>       fetchSize of the raw paged scan (default 5000)
@@ -81,6 +85,7 @@ export function parseReadsArgs(argv: readonly string[]): ReadsBenchArgs {
       'zipf-exponent': { type: 'string' },
       repeats: { type: 'string' },
       samples: { type: 'string' },
+      'cold-pages': { type: 'string' },
       'page-limit': { type: 'string' },
       'scan-page': { type: 'string' },
       'raw-fetch-size': { type: 'string' },
@@ -112,6 +117,7 @@ export function parseReadsArgs(argv: readonly string[]): ReadsBenchArgs {
     zipfExponent: exponent,
     repeats: int('repeats', values.repeats, 3),
     samples: int('samples', values.samples, 300),
+    coldPages: int('cold-pages', values['cold-pages'], 200, 0),
     pageLimit: int('page-limit', values['page-limit'], 50, 1, 1_000),
     scanPage: int('scan-page', values['scan-page'], 1_000, 1, 5_000),
     rawFetchSize: int('raw-fetch-size', values['raw-fetch-size'], 5_000, 1, 100_000),

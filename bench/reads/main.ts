@@ -26,13 +26,13 @@ import { createWideRun, newRunId, type WideRun } from '../wide/wideRun.ts';
 import { DEFAULT_FOLLOWERS, DEFAULT_USERS, parseReadsArgs, USAGE, type ReadsBenchArgs } from './args.ts';
 import { compareAtFixedRate } from './fixedRateComparison.ts';
 import { scanOverHttp } from './httpScan.ts';
-import { compareNewestPage } from './pageComparison.ts';
+import { compareColdNewestPages, compareNewestPage } from './pageComparison.ts';
 import { createRawReads, type RawReads } from './rawReads.ts';
 import { buildResult, printSummary, type PhaseFigures } from './report.ts';
 import { compareFullScan } from './scanComparison.ts';
 import { startServeChild } from './serveChild.ts';
 import { compareTraversal } from './traversalComparison.ts';
-import { zipfEdges, zipfFollowEvents, zipfStarts, type ZipfGraph } from './zipfGraph.ts';
+import { zipfEdges, zipfFollowEvents, zipfStarts, zipfUser, type ZipfGraph } from './zipfGraph.ts';
 
 const EDGE_TYPE = 'follows';
 const status = createStatusLine();
@@ -184,6 +184,17 @@ async function measurePhase(
       say(`[${phase}] newest-${args.pageLimit} page, repeat ${i + 1}: edgestream p50 ${r.edgestream.p50Ms} / p99 ${r.edgestream.p99Ms} ms, raw p50 ${r.raw.p50Ms} / p99 ${r.raw.p99Ms} ms; ${cpuNote(r.cpu)}`);
       pages.push(r);
     }
+    let coldPages;
+    if (phase === 'before' && args.coldPages > 0) {
+      coldPages = [];
+      for (const i of repeats) {
+        // The most followed users, a new set every repeat: each page is read once by each side.
+        const vertices = Array.from({ length: args.coldPages }, (_, j) => zipfUser(i * args.coldPages + j));
+        const r = await withCpu(pids, () => compareColdNewestPages({ reader, raw: x.raw, edgeType: EDGE_TYPE, vertices, limit: args.pageLimit, status, label: `[${phase}] first reads of newest pages, repeat ${i + 1}` }));
+        say(`[${phase}] first read of ${args.coldPages} newest-${args.pageLimit} pages, repeat ${i + 1}: edgestream p50 ${r.edgestream.p50Ms} / p99 ${r.edgestream.p99Ms} ms, raw p50 ${r.raw.p50Ms} / p99 ${r.raw.p99Ms} ms; ${cpuNote(r.cpu)}`);
+        coldPages.push(r);
+      }
+    }
     await quiet('scans');
     const scans = [];
     for (const i of repeats) {
@@ -216,7 +227,7 @@ async function measurePhase(
     const httpScan = await withCpu(pids, () => scanOverHttp({ baseUrl: server.url, serverPid: server.pid, edgeType: EDGE_TYPE, vertex: celebrity.id, pageSize: args.scanPage, expected: celebrity.links, status, label: `[${phase}] full scan over HTTP` }));
     say(`[${phase}] full scan over HTTP: ${fmt(httpScan.items)} rows in ${httpScan.seconds} s (${fmt(httpScan.itemsPerSecond)}/s); server RSS ${httpScan.server.baselineRssMiB} → peak ${httpScan.server.peakRssMiB} MiB (${httpScan.server.peakSource})`);
     if (httpScan.items !== celebrity.links) throw new Error(`[${phase}] the HTTP scan returned ${httpScan.items} rows, expected ${celebrity.links}`);
-    return { quietWaits, pages, scans, ...(traversal ? { traversal } : {}), fixedRate, httpScan };
+    return { quietWaits, pages, ...(coldPages ? { coldPages } : {}), scans, ...(traversal ? { traversal } : {}), fixedRate, httpScan };
   } finally {
     await server.stop();
     opened.stop();

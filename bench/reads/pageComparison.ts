@@ -55,3 +55,45 @@ export async function compareNewestPage(o: {
   o.status.done();
   return { edgestream: latencySummary(libMs), raw: latencySummary(rawMs) };
 }
+
+/**
+ * Pages the reader has never read: the newest `limit` in-neighbours of each of
+ * `vertices`, once per side, edgestream and raw alternating per vertex (and
+ * which goes first), so the reader can guess nothing (reads/validationGuesses)
+ * and each page costs its slice and its validation one after the other.
+ */
+export async function compareColdNewestPages(o: {
+  reader: EdgeReader;
+  raw: RawReads;
+  edgeType: string;
+  vertices: readonly string[];
+  limit: number;
+  status: ReturnType<typeof createStatusLine>;
+  label: string;
+}): Promise<PageRepeat> {
+  const libMs: number[] = [];
+  const rawMs: number[] = [];
+  for (const [i, vertex] of o.vertices.entries()) {
+    const sides = [
+      async () => {
+        const t0 = performance.now();
+        const page = await o.reader.in(o.edgeType, vertex, { limit: o.limit });
+        libMs.push(performance.now() - t0);
+        return page.items.map((n) => n.peer).join(',');
+      },
+      async () => {
+        const t0 = performance.now();
+        const page = await o.raw.newestIn(vertex, o.limit);
+        rawMs.push(performance.now() - t0);
+        return page.map((n) => n.peer).join(',');
+      },
+    ];
+    const [first, second] = i % 2 === 0 ? sides : [sides[1]!, sides[0]!];
+    const a = await first!();
+    const b = await second!();
+    if (a !== b) throw new Error(`${o.label}: edgestream and the raw slice returned different newest pages of ${vertex}`);
+    o.status.update(`${o.label}: ${i + 1}/${o.vertices.length} vertices`);
+  }
+  o.status.done();
+  return { edgestream: latencySummary(libMs), raw: latencySummary(rawMs) };
+}

@@ -6,7 +6,7 @@ import { createStorePartitionReader } from '../createStorePartitionReader.ts';
 import type { PartitionReader } from '../PartitionReader.ts';
 import { createSplitAwarePartitionReader } from './createSplitAwarePartitionReader.ts';
 
-const NS = ['links', 'links_split', 'other', 'wide_rows', 'wide_row_checkpoints'].map((name) => ({ name, chunking: false }));
+const NS = ['links', 'links_split', 'other', 'wide_rows', 'wide_row_checkpoints', 'wide_rows_log'].map((name) => ({ name, chunking: false }));
 
 async function setup(status: WideRowRecord['status'], layout: (plain: SplitLayoutReader) => SplitLayoutReader = (plain) => plain, original: (plain: PartitionReader) => PartitionReader = (plain) => plain) {
   const store = createMemoryStore({ namespaces: NS });

@@ -77,6 +77,13 @@ describe('parseEdgestreamConfig', () => {
     expect(splitMirrorBarrierMs(c)).toBe(4_000 + c.runtime.writeRetryBudgetMs + c.runtime.writeLandingMarginMs);
   });
 
+  it('defaults the split directory change-log lookback and full-reload period, naming a bad one', () => {
+    const wide = (w: Record<string, number>) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], wide: w });
+    expect(wide({}).wide).toMatchObject({ directoryLogLookbackMs: 30_000, directoryRebuildMs: 600_000 });
+    expect(() => wide({ directoryLogLookbackMs: -1 })).toThrow(/wide\.directoryLogLookbackMs/);
+    expect(() => wide({ directoryRebuildMs: 10 })).toThrow(/wide\.directoryRebuildMs/);
+  });
+
   it('validates the server section, naming the field', () => {
     const c = defaultEdgestreamConfig();
     expect(c.server).toMatchObject({ port: 8080, host: '127.0.0.1', readYourWritesTimeoutMs: 5_000 });

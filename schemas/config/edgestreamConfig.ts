@@ -169,6 +169,15 @@ const wideSchema = z.strictObject({
    * period plus its own duration); the splitter's barrier grows with it (`splitMirrorBarrierMs`).
    */
   directoryMaxStaleRefreshes: z.int().min(2).max(100).default(3),
+  /**
+   * tunable. How far before its last load's start a split directory re-reads the `wide_rows` change log
+   * on each refresh: at least the largest clock skew between a split stage's host and a directory's plus
+   * the longest a `wide_rows` write can take to land. A change logged earlier than that is seen at the
+   * next full reload (`directoryRebuildMs`); a split it concerned fails its verification safe meanwhile.
+   */
+  directoryLogLookbackMs: z.int().min(0).default(30_000),
+  /** tunable. Period of a split directory's background full reloads of `wide_rows` (also run when the change log fills its filter). */
+  directoryRebuildMs: z.int().min(1_000).default(600_000),
   /** tunable. Target false-positive rate of the split Bloom filter. */
   bloomFalsePositiveRate: z.number().gt(0).lt(0.5).default(0.01),
   /** tunable. How long the verifier re-reads a cell that differs between the original and the split before calling it a mismatch (a write in flight to both). */

@@ -153,7 +153,7 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
     async init() {
       await session.ddl(createKeyspaceCql(parsed.keyspace, parsed.replication), `create keyspace ${parsed.keyspace}`);
       for (const s of settings) {
-        const options = s.resurrectionSafe ? { ...parsed.tableOptions, gcGraceSeconds: 0 } : parsed.tableOptions;
+        const options = { ...parsed.tableOptions, ...(s.resurrectionSafe ? { gcGraceSeconds: 0 } : {}), defaultTimeToLiveSeconds: s.expireAfterSeconds };
         await session.ddl(createNamespaceTableCql(parsed.keyspace, s.name, options), `create table ${s.name}`);
         if (s.chunking) {
           await session.ddl(createChunkTableCql(parsed.keyspace, s.name, parsed.tableOptions), `create chunk table of ${s.name}`);

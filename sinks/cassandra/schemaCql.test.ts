@@ -19,6 +19,10 @@ describe('schema CQL', () => {
     );
   });
 
+  it('gives a namespace that expires its cells a default TTL', () => {
+    expect(createNamespaceTableCql('edges', 'wide_rows_log', { gcGraceSeconds: 0, defaultTimeToLiveSeconds: 86_400 })).toMatch(/WITH CLUSTERING ORDER BY \(key ASC\) AND gc_grace_seconds = 0 AND default_time_to_live = 86400$/);
+  });
+
   it('creates the chunk table with one partition per (id, key)', () => {
     expect(createChunkTableCql('edges', 'props', { gcGraceSeconds: 3600 })).toBe(
       'CREATE TABLE IF NOT EXISTS "edges"."props__chunks" (id text, key blob, write_ts bigint, digest blob, idx int, data blob, ' +

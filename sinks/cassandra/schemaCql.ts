@@ -1,6 +1,6 @@
 import { CHUNK_TABLE_SUFFIX } from '../store/storeConfig.ts';
 import type { Replication, TableOptions } from './cassandraStoreConfig.ts';
-import { tableOptionsClause } from './tableOptions.ts';
+import { tableOptionsClause, type NamespaceTableOptions } from './tableOptions.ts';
 
 /**
  * DDL text. DDL cannot be prepared, so everything interpolated here is a
@@ -37,7 +37,7 @@ export function createKeyspaceCql(keyspace: string, replication: Replication): s
 }
 
 /** The two-level map table of DESIGN.md section 4. */
-export function createNamespaceTableCql(keyspace: string, namespace: string, options: TableOptions): string {
+export function createNamespaceTableCql(keyspace: string, namespace: string, options: NamespaceTableOptions): string {
   return (
     `CREATE TABLE IF NOT EXISTS ${qualifiedTable(keyspace, namespace)} ` +
     '(id text, key blob, value blob, value_metadata blob, PRIMARY KEY (id, key))' +

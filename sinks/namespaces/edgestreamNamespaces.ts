@@ -6,7 +6,8 @@ import {
   reverseLinkNamespace,
   reverseRecentNamespace,
 } from './edgeTypeNamespaces.ts';
-import { DEGREE_DIRTY_NAMESPACE, DEGREE_MIRROR_NAMESPACE, DEGREES_NAMESPACE, NODE_TOMBSTONES_NAMESPACE, WIDE_ROW_CHECKPOINTS_NAMESPACE, WIDE_ROWS_NAMESPACE } from './globalNamespaces.ts';
+import { DEGREE_DIRTY_NAMESPACE, DEGREE_MIRROR_NAMESPACE, DEGREES_NAMESPACE, NODE_TOMBSTONES_NAMESPACE, WIDE_ROW_CHECKPOINTS_NAMESPACE, WIDE_ROWS_LOG_NAMESPACE, WIDE_ROWS_NAMESPACE } from './globalNamespaces.ts';
+import { WIDE_ROW_LOG_TTL_SECONDS } from './wideRowLog.ts';
 import { splitNamespace, splittableNamespaces } from './splitLayout.ts';
 
 /**
@@ -40,5 +41,7 @@ export function edgestreamNamespaces(config: {
     { name: DEGREE_MIRROR_NAMESPACE, chunking: false },
     { name: WIDE_ROWS_NAMESPACE, chunking: false },
     { name: WIDE_ROW_CHECKPOINTS_NAMESPACE, chunking: false },
+    // A resurrected or repeated log cell only re-adds an id the filter may already hold.
+    { name: WIDE_ROWS_LOG_NAMESPACE, chunking: false, resurrectionSafe: true, expireAfterSeconds: WIDE_ROW_LOG_TTL_SECONDS },
   ];
 }

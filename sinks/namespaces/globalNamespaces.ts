@@ -12,3 +12,8 @@ export const DEGREE_MIRROR_NAMESPACE = 'degree_mirror';
 export const WIDE_ROWS_NAMESPACE = 'wide_rows';
 /** Partition = a splittable namespace, key `stage ␀ generation ␀ partition id`, value the stage's JSON checkpoint. */
 export const WIDE_ROW_CHECKPOINTS_NAMESPACE = 'wide_row_checkpoints';
+/**
+ * Partition `namespace/bucket start ms` (one per splittable namespace and hour), key u64 BE writer ms ‖ partition id,
+ * empty value: every `wide_rows` write is logged here first, so a split directory reloads only what changed (§6).
+ */
+export const WIDE_ROWS_LOG_NAMESPACE = 'wide_rows_log';

@@ -17,8 +17,18 @@ export {
   DEGREES_NAMESPACE,
   NODE_TOMBSTONES_NAMESPACE,
   WIDE_ROW_CHECKPOINTS_NAMESPACE,
+  WIDE_ROWS_LOG_NAMESPACE,
   WIDE_ROWS_NAMESPACE,
 } from './globalNamespaces.ts';
+export {
+  decodeWideRowLogKey,
+  encodeWideRowLogKey,
+  WIDE_ROW_LOG_BUCKET_MS,
+  WIDE_ROW_LOG_TTL_SECONDS,
+  wideRowLogBucketId,
+  wideRowLogBucketIds,
+  wideRowLogKeyFrom,
+} from './wideRowLog.ts';
 export {
   bucketCount,
   bucketOfKey,

@@ -29,12 +29,12 @@ describe('edge type namespaces', () => {
   it('lists every namespace a config needs, chunking only property bags, valid for the store config', () => {
     const list = edgestreamNamespaces({ edgeTypes: [{ name: 'follows' }, { name: 'a_out' }, { name: 'a' }] });
     expect(list.filter((n) => n.chunking).map((n) => n.name)).toEqual(['follows_props', 'a_out_props', 'a_props']);
-    expect(list.filter((n) => n.resurrectionSafe).map((n) => n.name)).toEqual(['degree_dirty']);
-    expect(list.map((n) => n.name).slice(-6)).toEqual(['node_tombstones', 'degree_dirty', 'degrees', 'degree_mirror', 'wide_rows', 'wide_row_checkpoints']);
+    expect(list.filter((n) => n.resurrectionSafe).map((n) => n.name)).toEqual(['degree_dirty', 'wide_rows_log']);
+    expect(list.map((n) => n.name).slice(-7)).toEqual(['node_tombstones', 'degree_dirty', 'degrees', 'degree_mirror', 'wide_rows', 'wide_row_checkpoints', 'wide_rows_log']);
     expect(list.map((n) => n.name).filter((n) => n.endsWith('_split'))).toEqual(
       ['follows', 'a_out', 'a'].flatMap((t) => [`${t}_out_split`, `${t}_in_split`, `${t}_out_recent_split`, `${t}_in_recent_split`]),
     );
-    expect(list).toHaveLength(3 * (5 + 4) + 6);
+    expect(list).toHaveLength(3 * (5 + 4) + 7);
     expect(new Set(list.map((n) => n.name)).size).toBe(list.length);
     expect(namespacesSchema.safeParse(list).success).toBe(true);
   });

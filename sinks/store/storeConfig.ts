@@ -58,6 +58,12 @@ export const namespaceConfigSchema = z.strictObject({
    * that fail reads past Cassandra's tombstone_failure_threshold.
    */
   resurrectionSafe: z.boolean().default(false),
+  /**
+   * Backends may drop cells of this namespace this long after they were written
+   * (Cassandra: `default_time_to_live`); others keep them. Only for namespaces
+   * whose readers never need an old cell (the `wide_rows` change log).
+   */
+  expireAfterSeconds: z.int().min(1).max(630_720_000).optional(),
 });
 
 export const namespacesSchema = z
@@ -89,6 +95,7 @@ export interface NamespaceSettings {
   readonly chunkBytes: number;
   readonly maxValueBytes: number;
   readonly resurrectionSafe: boolean;
+  readonly expireAfterSeconds: number | undefined;
 }
 
 export function resolveNamespaces(
@@ -105,6 +112,7 @@ export function resolveNamespaces(
       // Without chunking the inline limit is the hard limit.
       maxValueBytes: ns.chunking ? limits.maxValueBytes : Math.min(limits.maxValueBytes, maxInlineValueBytes),
       resurrectionSafe: ns.resurrectionSafe,
+      expireAfterSeconds: ns.expireAfterSeconds,
     });
   });
 }

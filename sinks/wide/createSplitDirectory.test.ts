@@ -4,7 +4,7 @@ import type { WideRowRecord } from '../namespaces/index.ts';
 import { createSplitDirectory } from './createSplitDirectory.ts';
 import { createWideRowRepository, type WideRowRepository } from './wideRowRepository.ts';
 
-const NS = [{ name: 'wide_rows', chunking: false }, { name: 'wide_row_checkpoints', chunking: false }];
+const NS = [{ name: 'wide_rows', chunking: false }, { name: 'wide_row_checkpoints', chunking: false }, { name: 'wide_rows_log', chunking: false }];
 const record = (partitionId: string): WideRowRecord => ({
   namespace: 'links', partitionId, status: 'COMPLETED', generation: 1, attempts: 1, splitNamespace: 'links_split', strategy: 'hash',
   buckets: 4, boundaries: [], rows: 0, bytes: 0, checksum: '', updatedAt: 1,

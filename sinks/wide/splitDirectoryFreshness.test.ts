@@ -15,7 +15,7 @@ import { createWideRowRepository, type WideRowRepository } from './wideRowReposi
 
 const REFRESH_MS = 1_000;
 const MAX_STALE_MS = 3 * REFRESH_MS;
-const NS = ['links', 'links_split', 'props', 'wide_rows', 'wide_row_checkpoints'].map((name) => ({ name, chunking: false }));
+const NS = ['links', 'links_split', 'props', 'wide_rows', 'wide_row_checkpoints', 'wide_rows_log'].map((name) => ({ name, chunking: false }));
 const LAYOUT = { strategy: 'hash', buckets: 4 } as const;
 const record = (status: WideRowRecord['status'], updatedAt = 1): WideRowRecord => ({
   namespace: 'links', partitionId: 'celeb', status, generation: 1, attempts: 1, splitNamespace: 'links_split', strategy: 'hash',
@@ -27,15 +27,19 @@ const put = (namespace: string, id: string, key: number, writeTime = 10n, value 
 
 function setup() {
   const store = createMemoryStore({ namespaces: NS });
-  const repository = createWideRowRepository(store);
   const clock = { now: 1_000_000 };
+  const repository = createWideRowRepository(store, { nowMs: () => clock.now });
   const source = { failing: false };
-  /** The directory's source: the real repository whose reloads (full listings) fail on demand; point reads still work. */
+  /** The directory's source: the real repository whose loads (full listings and change-log reads) fail on demand; point reads still work. */
   const flaky: WideRowRepository = {
     ...repository,
     entries(ns) {
       if (source.failing) throw new Error('wide_rows list timed out');
       return repository.entries(ns);
+    },
+    changes(ns, fromMs, untilMs) {
+      if (source.failing) throw new Error('wide_rows_log read timed out');
+      return repository.changes(ns, fromMs, untilMs);
     },
   };
   const directory = createSplitDirectory({

@@ -8,7 +8,7 @@ import { createSplitMirroringStore } from './createSplitMirroringStore.ts';
 import { createWideRowRepository } from './wideRowRepository.ts';
 import { mirrorMutation } from './mirrorMutation.ts';
 
-const NS = [{ name: 'links', chunking: false }, { name: 'links_split', chunking: false }, { name: 'wide_rows', chunking: false }, { name: 'wide_row_checkpoints', chunking: false }];
+const NS = [{ name: 'links', chunking: false }, { name: 'links_split', chunking: false }, { name: 'wide_rows', chunking: false }, { name: 'wide_row_checkpoints', chunking: false }, { name: 'wide_rows_log', chunking: false }];
 const record = (status: WideRowRecord['status']): WideRowRecord => ({
   namespace: 'links', partitionId: 'celeb', status, generation: 3, attempts: 3, splitNamespace: 'links_split', strategy: 'hash',
   buckets: 4, boundaries: [], rows: 0, bytes: 0, checksum: '', updatedAt: 1,

@@ -1,12 +1,18 @@
 import {
   decodeWideRowKey,
+  decodeWideRowLogKey,
   decodeWideRowRecord,
   encodeCheckpointKey,
   encodeWideRowKey,
+  encodeWideRowLogKey,
   encodeWideRowRecord,
   WIDE_ROW_CHECKPOINTS_NAMESPACE,
+  WIDE_ROWS_LOG_NAMESPACE,
   WIDE_ROWS_NAMESPACE,
   versionOf,
+  wideRowLogBucketId,
+  wideRowLogBucketIds,
+  wideRowLogKeyFrom,
   type WideRowRecord,
   type WideRowStatus,
   WIDE_ROW_STATUSES,
@@ -16,8 +22,14 @@ import type { NamespaceStore, TwoLevelMapStore } from '../store/index.ts';
 /** Reads and writes of the split metadata (`wide_rows`) and the stages' checkpoints. */
 export interface WideRowRepository {
   get(namespace: string, partitionId: string): Promise<WideRowRecord | undefined>;
-  /** Writes a record at its `version` (see processors/split `nextStamps`; `updatedAt` if it has none): the newest version wins. */
+  /**
+   * Writes a record at its `version` (see processors/split `nextStamps`; `updatedAt` if it has none): the newest version wins.
+   * Its change-log cell (`wide_rows_log`, at this writer's clock) is written first, so a directory that has read the log
+   * up to some time knows every record whose write had finished by then.
+   */
   put(record: WideRowRecord): Promise<void>;
+  /** The partition ids of `namespace` whose records were written at writer times in [fromMs, untilMs] (a few more: the last hour's bucket is read to its end), oldest first; repeats possible. */
+  changes(namespace: string, fromMs: number, untilMs: number): AsyncIterable<string>;
   /** Every record of a namespace. */
   list(namespace: string): Promise<WideRowRecord[]>;
   /** Every partition id of a namespace, page by page; a record is decoded only when asked (a directory of millions needs only the ids). */
@@ -34,6 +46,11 @@ export interface WideRowEntry {
 }
 
 const LIST_PAGE = 1_000;
+
+export interface WideRowRepositoryOptions {
+  /** The writer's clock for change-log keys (default Date.now). */
+  readonly nowMs?: () => number;
+}
 
 function statusOf(value: Uint8Array, namespace: string, partitionId: string): WideRowStatus {
   const status = (JSON.parse(Buffer.from(value).toString('utf8')) as { status?: unknown }).status;
@@ -61,15 +78,33 @@ async function* entriesOf(rows: NamespaceStore, namespace: string): AsyncIterabl
   } while (pageState !== undefined);
 }
 
-export function createWideRowRepository(store: TwoLevelMapStore): WideRowRepository {
+async function* changesOf(log: NamespaceStore, namespace: string, fromMs: number, untilMs: number): AsyncIterable<string> {
+  for (const bucket of wideRowLogBucketIds(namespace, fromMs, untilMs)) {
+    let pageState: string | undefined;
+    do {
+      const page = await log.slice(bucket, { start: wideRowLogKeyFrom(fromMs), limit: LIST_PAGE, ...(pageState === undefined ? {} : { pageState }) });
+      for (const cell of page.cells) yield decodeWideRowLogKey(cell.key).partitionId;
+      pageState = page.pageState;
+    } while (pageState !== undefined);
+  }
+}
+
+export function createWideRowRepository(store: TwoLevelMapStore, opts: WideRowRepositoryOptions = {}): WideRowRepository {
+  const now = opts.nowMs ?? Date.now;
   const rows = () => store.namespace(WIDE_ROWS_NAMESPACE);
+  const log = () => store.namespace(WIDE_ROWS_LOG_NAMESPACE);
   const checkpoints = () => store.namespace(WIDE_ROW_CHECKPOINTS_NAMESPACE);
   return {
     async get(namespace, partitionId) {
       const cell = await rows().get(namespace, encodeWideRowKey(partitionId));
       return cell === undefined ? undefined : decodeWideRowRecord(cell.value);
     },
-    put: (record) => rows().put(record.namespace, encodeWideRowKey(record.partitionId), encodeWideRowRecord(record), BigInt(versionOf(record))),
+    async put(record) {
+      const atMs = now();
+      await log().put(wideRowLogBucketId(record.namespace, atMs), encodeWideRowLogKey(atMs, record.partitionId), new Uint8Array(0), BigInt(Math.floor(atMs)) * 1_000n);
+      await rows().put(record.namespace, encodeWideRowKey(record.partitionId), encodeWideRowRecord(record), BigInt(versionOf(record)));
+    },
+    changes: (namespace, fromMs, untilMs) => changesOf(log(), namespace, fromMs, untilMs),
     async list(namespace) {
       const out: WideRowRecord[] = [];
       for await (const entry of entriesOf(rows(), namespace)) out.push(entry.record());

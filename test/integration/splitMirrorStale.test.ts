@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bucketOfKey, encodeVertexKey, splitBucketId, SPLIT_NAMESPACE_SUFFIX, WIDE_ROWS_NAMESPACE, type WideRowRecord } from '../../sinks/namespaces/index.ts';
+import { bucketOfKey, encodeVertexKey, splitBucketId, SPLIT_NAMESPACE_SUFFIX, WIDE_ROWS_LOG_NAMESPACE, WIDE_ROWS_NAMESPACE, type WideRowRecord } from '../../sinks/namespaces/index.ts';
 import { decorateStore, StoreError, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { createWideRowRepository } from '../../sinks/wide/index.ts';
 import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
@@ -9,7 +9,7 @@ import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEn
 import { recordCount, waitFor } from './runtimeFixture.ts';
 
 // Issue 11 item 5 on the real stack: the fan-out's split-directory reloads fail (wide_rows
-// cannot be listed: a fault injected in front of the real Cassandra store) while the chain plans
+// and its change log cannot be read: a fault injected in front of the real Cassandra store) while the chain plans
 // a split of follows_in[celeb]. A follow written after the directory went stale must not land in
 // the original partition alone: it waits in the repair topic and is mirrored once reloads work.
 
@@ -23,13 +23,13 @@ describe('split mirror with failing directory reloads (real Kafka and Cassandra)
   let pipeline: EdgePipeline;
   const fault = { listFails: false };
 
-  /** The real store, except that listing wide_rows (a directory reload) fails while `fault.listFails`. */
+  /** The real store, except that reading wide_rows or its change log (a directory load) fails while `fault.listFails`. */
   const faulty = (inner: TwoLevelMapStore) =>
     decorateStore(inner, {
       namespace: (name) => {
         const ns = inner.namespace(name);
-        if (name !== WIDE_ROWS_NAMESPACE) return ns;
-        return { ...ns, slice: (id, query) => (fault.listFails ? Promise.reject(new StoreError('timeout', 'injected: wide_rows slice timed out')) : ns.slice(id, query)) };
+        if (name !== WIDE_ROWS_NAMESPACE && name !== WIDE_ROWS_LOG_NAMESPACE) return ns;
+        return { ...ns, slice: (id, query) => (fault.listFails ? Promise.reject(new StoreError('timeout', `injected: ${name} slice timed out`)) : ns.slice(id, query)) };
       },
     });
   const inOriginal = async (follower: string) => (await env.store.namespace('follows_in').get('celeb', encodeVertexKey(follower))) !== undefined;
