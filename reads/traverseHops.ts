@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { decodeLinkValue, decodeVertexKey, LinkState, linkNamespace } from '../sinks/namespaces/index.ts';
+import { decodeVertexKey, isActiveLinkValue, linkNamespace } from '../sinks/namespaces/index.ts';
 import type { Traversal, TraversalHop, TraversalHopResult, TraversalPartial } from './EdgeReader.ts';
 import { createTaskSet } from './createTaskSet.ts';
 import { evenBatches } from './evenBatches.ts';
@@ -144,7 +144,7 @@ async function expandHop(ctx: ReadContext, frontier: readonly string[], hop: Tra
     for (const cell of page.cells) {
       if (full()) break;
       consumed++;
-      if (decodeLinkValue(cell.value).state !== LinkState.ACTIVE) continue;
+      if (!isActiveLinkValue(cell.value)) continue;
       const peer = decodeVertexKey(cell.key);
       if (visited.has(peer)) continue;
       visited.add(peer);

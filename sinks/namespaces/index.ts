@@ -66,7 +66,7 @@ export {
   encodeDegreeMirrorMarkerKey,
 } from './degreeMirror.ts';
 export { edgestreamNamespaces } from './edgestreamNamespaces.ts';
-export { LINK_VALUE_VERSION, LinkState, decodeLinkValue, encodeLinkValue, type LinkValue } from './linkValue.ts';
+export { LINK_VALUE_VERSION, LinkState, decodeLinkValue, encodeLinkValue, isActiveLinkValue, type LinkValue } from './linkValue.ts';
 export { decodeVertexKey, encodeVertexKey } from './vertexKey.ts';
 export { MAX_TIME, decodeRecentKey, encodeRecentKey, invertTime } from './recentKey.ts';
 export { deriveRecentPage, recentEntryOfLink, type DerivedRecentPage, type LinkPager } from './deriveRecentPage.ts';

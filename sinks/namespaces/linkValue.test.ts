@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareBytes } from '../store/compareBytes.ts';
-import { decodeLinkValue, encodeLinkValue, LinkState, MAX_LINK_DATA_BYTES, type LinkValue } from './linkValue.ts';
+import { decodeLinkValue, encodeLinkValue, isActiveLinkValue, LinkState, MAX_LINK_DATA_BYTES, type LinkValue } from './linkValue.ts';
 import { isNamespaceCodecError } from './NamespaceCodecError.ts';
 
 const state = fc.constantFrom(LinkState.ACTIVE, LinkState.HIDDEN, LinkState.REMOVED);
@@ -30,6 +30,22 @@ describe('LinkValue', () => {
     const bytes = encodeLinkValue({ state: 'HIDDEN', time: 0x0102n, mutationId: 'm1', data: Uint8Array.from([0xaa, 0xbb]) });
     expect([...bytes]).toEqual([0x02, 0x02, 0, 0, 0, 0, 0, 0, 0x01, 0x02, 0x02, 0xaa, 0xbb, 0x6d, 0x31]);
     expect([...encodeLinkValue({ state: 'REMOVED', time: 1n, mutationId: '' })]).toEqual([0x02, 0x03, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x00]);
+  });
+
+  it('isActiveLinkValue agrees with the decoded state for every v2 and v1 value, and refuses what decoding refuses', () => {
+    fc.assert(
+      fc.property(linkValue, (v) => {
+        expect(isActiveLinkValue(encodeLinkValue(v))).toBe(v.state === LinkState.ACTIVE);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom<'ACTIVE' | 'REMOVED'>('ACTIVE', 'REMOVED'), time, mutationId, (st, t, id) => {
+        expect(isActiveLinkValue(encodeV1({ state: st, time: t, mutationId: id }))).toBe(st === 'ACTIVE');
+      }),
+    );
+    for (const bad of [[], [0x02, 0x01], [0x03, 0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0x02, 0x09, 0, 0, 0, 0, 0, 0, 0, 0, 0]]) {
+      expect(() => isActiveLinkValue(Uint8Array.from(bad))).toThrow(/LinkValue/);
+    }
   });
 
   it('round-trips every state, time, id and data (absent data stays absent)', () => {

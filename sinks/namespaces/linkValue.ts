@@ -53,6 +53,18 @@ export function encodeLinkValue(link: LinkValue): Uint8Array {
   return out;
 }
 
+/**
+ * Whether a link value is ACTIVE, from its first two bytes (ACTIVE is 0x01 in
+ * both versions): a traversal checks every cell it reads and needs nothing
+ * else. A value too short to hold a header, or of an unknown version or
+ * state, is decoded to throw what `decodeLinkValue` throws.
+ */
+export function isActiveLinkValue(bytes: Uint8Array): boolean {
+  const version = bytes[0];
+  const known = (version === 0x01 && bytes.length >= V1_HEADER_BYTES) || (version === 0x02 && bytes.length >= V2_HEADER_BYTES);
+  return known && bytes[1] === 0x01 ? true : decodeLinkValue(bytes).state === LinkState.ACTIVE;
+}
+
 export function decodeLinkValue(bytes: Uint8Array): LinkValue {
   const version = bytes[0];
   if (version !== 0x01 && version !== 0x02) {
