@@ -24,6 +24,7 @@ export function createServingPartitions(store: TwoLevelMapStore, config: Edgestr
     directory,
     layoutReader: createSplitLayoutReader(store),
     namespaces: new Set(splittable.keys()),
+    multiKeyReadMaxBuckets: config.wide.multiKeyReadMaxBuckets,
     ...(hooks.onFallback ? { onFallback: hooks.onFallback } : {}),
   });
   return { partitions, directory, start: () => directory.start(), stop: () => directory.stop() };

@@ -8,7 +8,7 @@ import { createSplitAwarePartitionReader } from './createSplitAwarePartitionRead
 
 const NS = ['links', 'links_split', 'other', 'wide_rows', 'wide_row_checkpoints', 'wide_rows_log'].map((name) => ({ name, chunking: false }));
 
-async function setup(status: WideRowRecord['status'], layout: (plain: SplitLayoutReader) => SplitLayoutReader = (plain) => plain, original: (plain: PartitionReader) => PartitionReader = (plain) => plain) {
+async function setup(status: WideRowRecord['status'], layout: (plain: SplitLayoutReader) => SplitLayoutReader = (plain) => plain, original: (plain: PartitionReader) => PartitionReader = (plain) => plain, multiKeyReadMaxBuckets = 3) {
   const store = createMemoryStore({ namespaces: NS });
   const record: WideRowRecord = { namespace: 'links', partitionId: 'c', status, generation: 1, attempts: 1, splitNamespace: 'links_split', strategy: 'hash', buckets: 3, boundaries: [], rows: 0, bytes: 0, checksum: '', updatedAt: 1 };
   await createWideRowRepository(store).put(record);
@@ -27,6 +27,7 @@ async function setup(status: WideRowRecord['status'], layout: (plain: SplitLayou
     directory,
     layoutReader: layout(createSplitLayoutReader(store)),
     namespaces: new Set(['links']),
+    multiKeyReadMaxBuckets,
     onFallback: (f) => fallbacks.push(f.error),
   });
   return { reader, fallbacks };
@@ -59,6 +60,19 @@ describe('split-aware PartitionReader', () => {
     const { reader } = await setup('COMPLETED');
     const keys = [19, 3, 42, 3, 0, 11].map((k) => Uint8Array.of(k));
     expect((await reader.getKeys('links', 'c', keys)).map((c) => c && `${c.key[0]}:${source(c.value)}`)).toEqual(['19:split', '3:split', undefined, '3:split', '0:split', '11:split']);
+  });
+
+  it('reads many keys that fall in more buckets than multiKeyReadMaxBuckets from the original in one request, fewer through their buckets', async () => {
+    const layout = { strategy: 'hash', buckets: 3 } as const;
+    const keyIn = (bucket: number) => Array.from({ length: 20 }, (_, k) => k).find((k) => bucketOfKey(layout, Uint8Array.of(k)) === bucket)!;
+    let originalGetKeys = 0;
+    const counting = (plain: PartitionReader): PartitionReader => ({ ...plain, getKeys: (...a) => (originalGetKeys++, plain.getKeys(...a)) });
+    const { reader } = await setup('COMPLETED', undefined, counting, 2);
+    const spread = [0, 1, 2].map((b) => Uint8Array.of(keyIn(b)));
+    expect((await reader.getKeys('links', 'c', spread)).map((c) => source(c?.value))).toEqual(['original', 'original', 'original']);
+    expect(originalGetKeys).toBe(1);
+    expect((await reader.getKeys('links', 'c', spread.slice(0, 2))).map((c) => source(c?.value))).toEqual(['split', 'split']);
+    expect(originalGetKeys).toBe(1);
   });
 
   it.each(['PLANNED', 'SPLIT', 'FAILED'] as const)('reads the original while the split is %s', async (status) => {

@@ -1,4 +1,4 @@
-import { splitTargetOf } from '../../sinks/namespaces/index.ts';
+import { bucketOfKey, splitTargetOf, type SplitTarget } from '../../sinks/namespaces/index.ts';
 import type { SplitDirectory, SplitLayoutReader } from '../../sinks/wide/index.ts';
 import { keyOrderScanPage, pageBelow, type PartitionReader, type PartitionScanPage } from '../PartitionReader.ts';
 import { scanHashBuckets } from './scanHashBuckets.ts';
@@ -10,6 +10,11 @@ export interface SplitAwareReaderOptions {
   readonly layoutReader: SplitLayoutReader;
   /** Namespaces that may be split; others never consult the directory. */
   readonly namespaces: ReadonlySet<string>;
+  /**
+   * Most buckets of a hash split a multi-key read goes to; keys in more buckets are read from the
+   * original in one request (config `wide.multiKeyReadMaxBuckets`).
+   */
+  readonly multiKeyReadMaxBuckets: number;
   /** Told when a split read failed and the original answered instead. */
   readonly onFallback?: (info: { namespace: string; partitionId: string; error: unknown }) => void;
 }
@@ -19,7 +24,9 @@ export interface SplitAwareReaderOptions {
  * the directory's Bloom filter first (in memory; almost always "no"); on a
  * hit, the (cached) wide_rows record decides: COMPLETED routes the read to
  * the split layout (a point read to its one bucket, a page through the
- * buckets), anything else reads the original. Any error on the split path,
+ * buckets; a multi-key read whose keys fall in more than
+ * `multiKeyReadMaxBuckets` buckets reads the original in one
+ * request), anything else reads the original. Any error on the split path,
  * or a stale directory (its reloads keep failing), falls back to the
  * original, which is never deleted and gets every write.
  */
@@ -44,7 +51,11 @@ export function createSplitAwarePartitionReader(opts: SplitAwareReaderOptions): 
   };
   const reader: PartitionReader = {
     get: (namespace, id, key) => viaSplit(namespace, id, (t) => layoutReader.get(t, key), () => original.get(namespace, id, key)),
-    getKeys: (namespace, id, keys) => viaSplit(namespace, id, (t) => layoutReader.getKeys(t, keys), () => original.getKeys(namespace, id, keys)),
+    getKeys: (namespace, id, keys) => {
+      const plain = () => original.getKeys(namespace, id, keys);
+      // One request to the original beats one per bucket when a page's peers spread over many (a newest page's 50 over 16).
+      return viaSplit(namespace, id, (t) => (bucketsOf(t, keys) > opts.multiKeyReadMaxBuckets ? plain() : layoutReader.getKeys(t, keys)), plain);
+    },
     // The split layout pages without an upper bound: cells past `before` are dropped here.
     page: (namespace, id, query) => viaSplit(namespace, id, async (t) => pageBelow(await layoutReader.page(t, query), query.before), () => original.page(namespace, id, query)),
     scan: async (namespace, id, { from, limit }) => {
@@ -69,4 +80,11 @@ export function createSplitAwarePartitionReader(opts: SplitAwareReaderOptions): 
     replicaGroups: (ids) => original.replicaGroups(ids),
   };
   return reader;
+}
+
+/** How many buckets of `t` the keys fall in. */
+function bucketsOf(t: SplitTarget, keys: readonly Uint8Array[]): number {
+  const buckets = new Set<number>();
+  for (const key of keys) buckets.add(bucketOfKey(t.layout, key));
+  return buckets.size;
 }

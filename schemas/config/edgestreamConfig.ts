@@ -178,6 +178,12 @@ const wideSchema = z.strictObject({
   directoryLogLookbackMs: z.int().min(0).default(30_000),
   /** tunable. Period of a split directory's background full reloads of `wide_rows` (also run when the change log fills its filter). */
   directoryRebuildMs: z.int().min(1_000).default(600_000),
+  /**
+   * tunable. Most buckets of a COMPLETED hash split one multi-key read (a newest page's validation,
+   * a multi-get) is sent to; a read whose keys fall in more buckets reads the original partition in
+   * one request instead (it gets every write the buckets get, at the same write times).
+   */
+  multiKeyReadMaxBuckets: z.int().min(1).max(256).default(2),
   /** tunable. Target false-positive rate of the split Bloom filter. */
   bloomFalsePositiveRate: z.number().gt(0).lt(0.5).default(0.01),
   /** tunable. How long the verifier re-reads a cell that differs between the original and the split before calling it a mismatch (a write in flight to both). */

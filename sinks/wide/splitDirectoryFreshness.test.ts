@@ -126,6 +126,7 @@ describe('split directory freshness (writers fail closed, readers fall back)', (
       directory: s.directory,
       layoutReader: createSplitLayoutReader(s.store),
       namespaces: new Set(['links']),
+      multiKeyReadMaxBuckets: 16,
     });
     const from = async () => ((await reader.get('links', 'celeb', Uint8Array.of(5)))?.value[0] === 1 ? 'split' : 'original');
     expect(await from()).toBe('split');
