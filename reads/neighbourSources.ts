@@ -41,10 +41,10 @@ export function neighbourSource(order: NeighbourOrder, type: string, direction: 
 const pageOf = (ctx: ReadContext, namespace: string, vertex: string, after: Uint8Array | undefined, limit: number, before?: Uint8Array) =>
   ctx.partitions.page(namespace, vertex, { limit, ...(after === undefined ? {} : { after }), ...(before === undefined ? {} : { before }) });
 
-/** The neighbour an ACTIVE link stands for: every field of the link value but its state (so `data` flows through once links carry it). */
+/** The neighbour an ACTIVE link stands for: every field of the link value but its state (a new LinkValue field must be added here). */
 function neighbourOf(peer: string, link: LinkValue): Neighbour {
-  const { state: _state, ...fields } = link;
-  return { ...fields, peer };
+  // Spelled out rather than `{ ...rest, peer }`: object rest/spread costs more than building the object on this hot path.
+  return link.data === undefined ? { time: link.time, mutationId: link.mutationId, peer } : { time: link.time, mutationId: link.mutationId, data: link.data, peer };
 }
 
 /** `peer` order: the link namespace itself; a cell is live when ACTIVE. One query. */

@@ -39,7 +39,10 @@ export function createSplitAwarePartitionReader(opts: SplitAwareReaderOptions): 
     const record = await directory.record(namespace, partitionId);
     return record?.status === 'COMPLETED' ? splitTargetOf(record) : undefined;
   };
-  const viaSplit = async <T>(namespace: string, partitionId: string, split: (t: NonNullable<Awaited<ReturnType<typeof completedSplit>>>) => Promise<T>, plain: () => Promise<T>): Promise<T> => {
+  const viaSplit = <T>(namespace: string, partitionId: string, split: (t: SplitTarget) => Promise<T>, plain: () => Promise<T>): Promise<T> =>
+    // The usual answer, "not split", goes straight to the original without another promise.
+    mightBeSplit(namespace, partitionId) ? viaSplitIfCompleted(namespace, partitionId, split, plain) : plain();
+  const viaSplitIfCompleted = async <T>(namespace: string, partitionId: string, split: (t: SplitTarget) => Promise<T>, plain: () => Promise<T>): Promise<T> => {
     let target;
     try {
       target = await completedSplit(namespace, partitionId);

@@ -1,5 +1,6 @@
 import type { types } from 'cassandra-driver';
 import { bytesKey } from '../store/cellKey.ts';
+import { compareBytes } from '../store/compareBytes.ts';
 import { mapBoundedOrThrow } from '../store/mapBounded.ts';
 import { StoreError } from '../store/StoreError.ts';
 import type { Cell } from '../store/TwoLevelMapStore.ts';
@@ -109,21 +110,49 @@ export async function readCellsOfIds(
 /**
  * `readCell` for many keys of one partition: `id = ? AND key IN ?` lists of at
  * most `readKeysPerRequest` distinct keys (one request each, `mutationConcurrency`
- * in flight), then the chunk follow-ups of the rows that need them.
+ * in flight), then the chunk follow-ups of the rows that need them. The keys
+ * are sorted and deduplicated once, and the rows (which come back in clustering
+ * order) matched to them by one merge walk: no string per key on this hot path
+ * (a newest page's validation); a row the walk cannot place falls back to
+ * matching by value.
  */
 export async function readCellsOfKeys(ns: NamespaceRuntime, id: string, keys: readonly Uint8Array[]): Promise<(Cell | undefined)[]> {
-  const distinct = [...new Map(keys.map((k) => [bytesKey(k), k])).values()];
+  const order = keys.map((_, i) => i).sort((a, b) => compareBytes(keys[a] as Uint8Array, keys[b] as Uint8Array));
+  const distinct: Uint8Array[] = [];
+  const slotOf = new Array<number>(keys.length);
+  for (const i of order) {
+    const key = keys[i] as Uint8Array;
+    const last = distinct.at(-1);
+    if (last === undefined || compareBytes(last, key) !== 0) distinct.push(key);
+    slotOf[i] = distinct.length - 1;
+  }
   const slices: Uint8Array[][] = [];
   for (let i = 0; i < distinct.length; i += ns.tuning.readKeysPerRequest) slices.push(distinct.slice(i, i + ns.tuning.readKeysPerRequest));
   const what = `get ${ns.settings.name}/${id} <${distinct.length} keys>`;
-  const found: StoredRow[] = [];
-  await mapBoundedOrThrow(slices, ns.tuning.mutationConcurrency, async (slice) => {
+  const rowsOf = await mapBoundedOrThrow(slices, ns.tuning.mutationConcurrency, async (slice) => {
     const rows = await ns.session.readRows({ query: ns.statements.getKeys, params: [id, slice.map(asBuffer)] }, { maxRows: slice.length, fetchSize: slice.length }, what);
-    for (const row of rows) found.push(toStoredRow(row));
+    return toStoredRows(rows);
   });
-  const cells = new Map<string, Cell>();
-  for (const cell of await resolveRows(ns, id, found)) cells.set(bytesKey(cell.key), cell);
-  return keys.map((k) => cells.get(bytesKey(k)));
+  const cells = await resolveRows(ns, id, rowsOf.flat());
+  const found = matchSorted(distinct, cells);
+  return keys.map((_, i) => found[slotOf[i] as number]);
+}
+
+/** The cell of each of `sorted` (ascending, distinct keys), from cells in ascending key order. */
+function matchSorted(sorted: readonly Uint8Array[], cells: readonly Cell[]): (Cell | undefined)[] {
+  const out = new Array<Cell | undefined>(sorted.length);
+  let j = 0;
+  for (const cell of cells) {
+    while (j < sorted.length && compareBytes(sorted[j] as Uint8Array, cell.key) < 0) j++;
+    if (j === sorted.length || compareBytes(sorted[j] as Uint8Array, cell.key) !== 0) return matchByValue(sorted, cells);
+    out[j++] = cell;
+  }
+  return out;
+}
+
+function matchByValue(sorted: readonly Uint8Array[], cells: readonly Cell[]): (Cell | undefined)[] {
+  const byKey = new Map(cells.map((c) => [bytesKey(c.key), c] as const));
+  return sorted.map((k) => byKey.get(bytesKey(k)));
 }
 
 /** The cells of rows read by a slice, in the same order; rows deleted meanwhile are dropped. */
