@@ -35,6 +35,8 @@ export interface BenchArgs {
   readonly out: string | undefined;
   /** COMPLETED split records in the directory, one variant per value; every repeat runs each variant, in rotating order. */
   readonly splitRecords: readonly number[];
+  /** How many of the workload's most followed users have their reverse partitions among the split records (mirrored writes). */
+  readonly splitTouched: number;
   readonly help: boolean;
 }
 
@@ -71,7 +73,9 @@ cassandra-driver ceiling measured in the same run.
   --child-node-arg <flag>   extra node flag for the child, e.g. --child-node-arg=--max-semi-space-size=64 (repeatable)
   --split-records <list>    COMPLETED splits in the directory per variant, e.g. 0,10000: each repeat runs every
                             variant (order rotating); the records are of partitions the workload never
-                            touches plus the reverse links of its 4 most followed users (default 0)
+                            touches plus the reverse links of its --split-touched most followed users (default 0)
+  --split-touched <n>       most followed users whose reverse links and index are among the split records, so
+                            their writes are mirrored into buckets (default 4; 0 measures the directory alone)
   --out <file>              result JSON (default bench/results/ingest-latest.json for >= 200000
                             events, else bench/results/ingest-small.json)
 `;
@@ -108,6 +112,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       'child-node-arg': { type: 'string', multiple: true },
       out: { type: 'string' },
       'split-records': { type: 'string' },
+      'split-touched': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -157,6 +162,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     childNodeArgs: values['child-node-arg'] ?? [],
     out: values.out,
     splitRecords: (values['split-records'] ?? '0').split(',').map((x) => int('split-records', x.trim(), 0, 0)),
+    splitTouched: int('split-touched', values['split-touched'], 4, 0),
     help: values.help ?? false,
   };
 }

@@ -193,7 +193,7 @@ async function runRepeat(
   configs.set(runId, run.config);
   deps.setCurrent({ runId, run });
   say(`created topics ${run.config.topics.prefix}*, keyspace ${run.config.cassandra.keyspace}, config ${run.configFile}`);
-  if (splitRecords > 0) say(`[r${r}] ${fmt(await seedSplitDirectory(endpoints, run.config, splitRecords, (line) => status.update(line)))} COMPLETED split records in the directory`);
+  if (splitRecords > 0) say(`[r${r}] ${fmt(await seedSplitDirectory(endpoints, run.config, splitRecords, args.splitTouched, (line) => status.update(line)))} COMPLETED split records in the directory`);
 
   const code = codeVersion();
   say(`code: ${code.commit.slice(0, 12)}${code.dirtyOutsideBench.length ? ` + uncommitted changes in ${code.dirtyOutsideBench.join(', ')}` : ''}`);
