@@ -87,9 +87,9 @@ export function recentIndexSource(type: string, direction: LinkDirection, before
     namespace,
     async read(ctx, vertex, after, limit) {
       const position = guessPosition(namespace, vertex, after, before, limit);
-      const guess = ctx.validationGuesses.get(position);
+      const last = ctx.validationGuesses.get(position);
       // The guessed peers' links are read while the slice is in flight: one round trip when the page has not changed.
-      const early = guess === undefined ? undefined : linkCellsOf(ctx, vertex, guess);
+      const early = last?.stable === true ? linkCellsOf(ctx, vertex, last.peers) : undefined;
       early?.catch(() => undefined); // awaited below unless the slice fails first
       let page;
       try {
@@ -104,7 +104,7 @@ export function recentIndexSource(type: string, direction: LinkDirection, before
       const missing = peers.filter((peer) => !byPeer.has(peer));
       ctx.observer.pageValidationGuess(early !== undefined && missing.length === 0);
       for (const [peer, cell] of await linkCellsOf(ctx, vertex, missing)) byPeer.set(peer, cell);
-      ctx.validationGuesses.remember(position, peers);
+      ctx.validationGuesses.remember(position, peers, last);
       const live = entries.map(({ peer, time }) => {
         const cell = byPeer.get(peer);
         const link = cell === undefined ? undefined : decodeLinkValue(cell.value);

@@ -9,15 +9,22 @@ import { createBoundedTtlCache } from '../sinks/caches/createBoundedTtlCache.ts'
  * rows or a round trip, never a wrong page.
  */
 export interface ValidationGuesses {
-  /** The peers to read with the slice at `position`, or undefined (validate after the slice). */
-  get(position: string): readonly string[] | undefined;
+  /** What the last read at `position` found, if still kept: read its peers early only when `stable`. */
+  get(position: string): Seen | undefined;
   /**
-   * What the slice at `position` held. A position is guessed at only once two
-   * reads in a row found the same peers there, so a page that keeps changing
-   * (a vertex gaining followers every moment) costs no wasted early reads.
-   * Pages of more than `maxPeers` peers are not kept: a scan reads each page once.
+   * What the slice at `position` held, after `last` (what `get` returned). A
+   * position is guessed at only once two reads in a row found the same peers
+   * there, so a page that keeps changing (a vertex gaining followers every
+   * moment) costs no wasted early reads. Pages of more than `maxPeers` peers are
+   * not kept: a scan reads each page once.
    */
-  remember(position: string, peers: readonly string[]): void;
+  remember(position: string, peers: readonly string[], last: Seen | undefined): void;
+}
+
+export interface Seen {
+  readonly peers: readonly string[];
+  /** The read before this one found the same peers. */
+  readonly stable: boolean;
 }
 
 export interface ValidationGuessesOptions {
@@ -36,23 +43,13 @@ export function guessPosition(namespace: string, vertex: string, after: Uint8Arr
   return `${namespace}\u0000${vertex}\u0000${hex(after)}\u0000${hex(before)}\u0000${cells}`;
 }
 
-interface Seen {
-  readonly peers: readonly string[];
-  /** The read before this one found the same peers. */
-  readonly stable: boolean;
-}
-
 export function createValidationGuesses(opts: ValidationGuessesOptions): ValidationGuesses {
   const cache = createBoundedTtlCache<Seen>(opts);
   return {
-    get(position) {
-      const seen = cache.get(position)?.value;
-      return seen?.stable ? seen.peers : undefined;
-    },
-    remember(position, peers) {
+    get: (position) => cache.get(position)?.value,
+    remember(position, peers, last) {
       if (peers.length === 0 || peers.length > opts.maxPeers) return cache.delete(position);
-      const before = cache.get(position)?.value;
-      cache.set(position, { peers, stable: before !== undefined && sameSet(before.peers, peers) });
+      cache.set(position, { peers, stable: last !== undefined && sameSet(last.peers, peers) });
     },
   };
 }

@@ -34,8 +34,8 @@ export function createSplitAwarePartitionReader(opts: SplitAwareReaderOptions): 
   const { original, directory, layoutReader } = opts;
   /** False for nearly every partition: no split, or a stale directory (reads go to the original). */
   const mightBeSplit = (namespace: string, partitionId: string) => opts.namespaces.has(namespace) && directory.isFresh() && directory.mightHaveRecord(namespace, partitionId);
+  /** The COMPLETED split of a partition the filter may hold (callers ask `mightBeSplit` first). */
   const completedSplit = async (namespace: string, partitionId: string) => {
-    if (!mightBeSplit(namespace, partitionId)) return undefined;
     const record = await directory.record(namespace, partitionId);
     return record?.status === 'COMPLETED' ? splitTargetOf(record) : undefined;
   };

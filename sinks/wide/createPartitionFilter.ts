@@ -36,25 +36,27 @@ export function createPartitionFilter(expected: number, falsePositiveRate: numbe
   const words = new Int32Array(blocks * BLOCK_WORDS);
   const h = new Uint32Array(2);
   let count = 0;
-  const base = (): number => Math.floor(((h[0] as number) * blocks) / 2 ** 32) * BLOCK_WORDS;
+  /** Hashes a key: its block's first word, and (in `h[1]`) what picks its bits there. */
+  const blockOf = (namespace: string, id: string): number => {
+    hashPartitionKey(namespace, id, h);
+    return Math.floor(((h[0] as number) * blocks) / 2 ** 32) * BLOCK_WORDS;
+  };
+  /** Probe i's bit in the block, 0–511. */
+  const bitOf = (i: number): number => Math.imul(h[1] as number, SALTS[i] as number) >>> BIT_SHIFT;
   return {
     add(namespace, id) {
-      hashPartitionKey(namespace, id, h);
-      const b = base();
-      const h2 = h[1] as number;
+      const b = blockOf(namespace, id);
       for (let i = 0; i < hashes; i++) {
-        const bit = Math.imul(h2, SALTS[i] as number) >>> BIT_SHIFT;
+        const bit = bitOf(i);
         const w = b + (bit >>> 5);
         words[w] = (words[w] as number) | (1 << (bit & 31));
       }
       count++;
     },
     has(namespace, id) {
-      hashPartitionKey(namespace, id, h);
-      const b = base();
-      const h2 = h[1] as number;
+      const b = blockOf(namespace, id);
       for (let i = 0; i < hashes; i++) {
-        const bit = Math.imul(h2, SALTS[i] as number) >>> BIT_SHIFT;
+        const bit = bitOf(i);
         if (((words[b + (bit >>> 5)] as number) & (1 << (bit & 31))) === 0) return false;
       }
       return true;
