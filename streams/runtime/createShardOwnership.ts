@@ -25,8 +25,8 @@ export interface ShardOwnership extends MarkPartitionOwner {
  * consumer-group assignment, so each shard has one recounter and no extra
  * infrastructure is needed: every instance joins `groupId` on `topic` and
  * owns mark partition i while the group assigns it Kafka partition
- * i mod (partitions of `topic`). The topic is paused at once, so nothing is
- * fetched and no offset is committed. A rebalance drops every shard when it
+ * i mod (partitions of `topic`). The topic is paused on every join, so nothing
+ * is fetched and no offset is committed. A rebalance drops every shard when it
  * starts (REBALANCING) and the new assignment arrives with GROUP_JOIN; an
  * instance that crashed or paused past the session timeout loses its shards
  * to the live ones.
@@ -59,6 +59,10 @@ export function createShardOwnership(opts: ShardOwnershipOptions): ShardOwnershi
         assigned = new Set();
       });
       c.on(c.events.GROUP_JOIN, ({ payload }) => {
+        // Paused on every join, not once after run(): kafkajs rebuilds its group after
+        // a crash (a first join that fails does so before run() returns), and the new
+        // group would fetch, or pause() would throw because no group exists yet.
+        c.pause([{ topic: opts.topic }]);
         assigned = new Set(payload.memberAssignment[opts.topic] ?? []);
         const owned = opts.markPartitions.filter(owns);
         logger.info({ kafka_partitions: [...assigned], owned }, 'recount shards assigned');
@@ -70,7 +74,6 @@ export function createShardOwnership(opts: ShardOwnershipOptions): ShardOwnershi
       await c.connect();
       await c.subscribe({ topics: [opts.topic], fromBeginning: false });
       await c.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: async () => {} });
-      c.pause([{ topic: opts.topic }]);
     },
     async stop() {
       assigned = new Set();
