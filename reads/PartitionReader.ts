@@ -1,5 +1,5 @@
 import type { SplitTarget } from '../sinks/namespaces/index.ts';
-import { compareBytes, type Cell, type ReplicaGroup } from '../sinks/store/index.ts';
+import { compareBytes, type KeyValue, type ReplicaGroup } from '../sinks/store/index.ts';
 
 /**
  * The read port of the reader API: point reads and ascending pages of one
@@ -11,13 +11,13 @@ import { compareBytes, type Cell, type ReplicaGroup } from '../sinks/store/index
  */
 export interface PartitionReader {
   /** The live cell under (namespace, id, key), or undefined. */
-  get(namespace: string, id: string, key: Uint8Array): Promise<Cell | undefined>;
+  get(namespace: string, id: string, key: Uint8Array): Promise<KeyValue | undefined>;
   /**
    * `get` of each of `keys` in one logical partition, in the order of `keys`,
    * in one request per physical partition (the plain reader: one `getKeys`;
    * a split one: one per bucket the keys fall in).
    */
-  getKeys(namespace: string, id: string, keys: readonly Uint8Array[]): Promise<(Cell | undefined)[]>;
+  getKeys(namespace: string, id: string, keys: readonly Uint8Array[]): Promise<(KeyValue | undefined)[]>;
   /**
    * Up to `limit` live cells with `after` < key < `before` (either bound may
    * be absent), ascending in unsigned byte order. `exhausted` is true when no
@@ -74,7 +74,7 @@ export interface PartitionScanQuery {
 }
 
 export interface PartitionScanPage {
-  readonly cells: readonly Cell[];
+  readonly cells: readonly KeyValue[];
   /** Where the next page starts; absent when the scan is complete. */
   readonly next?: ScanPosition;
 }
@@ -99,6 +99,6 @@ export function keyOrderScanPage(page: PartitionPage): PartitionScanPage {
 }
 
 export interface PartitionPage {
-  readonly cells: readonly Cell[];
+  readonly cells: readonly KeyValue[];
   readonly exhausted: boolean;
 }

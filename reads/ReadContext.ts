@@ -1,4 +1,4 @@
-import type { Cell } from '../sinks/store/index.ts';
+import type { KeyValue } from '../sinks/store/index.ts';
 import type { PartitionReader } from './PartitionReader.ts';
 import type { ReadCounters, ReadSample } from './ReadCounters.ts';
 import type { ReadObserver } from './ReadObserver.ts';
@@ -18,7 +18,7 @@ export interface ReadContext {
 }
 
 /** The counter sample of some cells read (absent point reads cost no bytes or rows). */
-export function sampleOf(cells: readonly (Cell | undefined)[], rowsReturned: number): ReadSample {
+export function sampleOf(cells: readonly (KeyValue | undefined)[], rowsReturned: number): ReadSample {
   let bytesRead = 0;
   let rowsRead = 0;
   for (const c of cells) {
@@ -30,6 +30,6 @@ export function sampleOf(cells: readonly (Cell | undefined)[], rowsReturned: num
 }
 
 /** The cells of `keys` in one partition, in the order of `keys`: one `getKeys` request, bounded by the reader's concurrency. */
-export function getKeys(ctx: ReadContext, namespace: string, id: string, keys: readonly Uint8Array[]): Promise<(Cell | undefined)[]> {
+export function getKeys(ctx: ReadContext, namespace: string, id: string, keys: readonly Uint8Array[]): Promise<(KeyValue | undefined)[]> {
   return keys.length === 0 ? Promise.resolve([]) : ctx.limitPointRead(() => ctx.partitions.getKeys(namespace, id, keys));
 }

@@ -10,7 +10,7 @@ import {
   type LinkDirection,
   type LinkValue,
 } from '../sinks/namespaces/index.ts';
-import { isStoreError, type Cell } from '../sinks/store/index.ts';
+import { isStoreError, type KeyValue } from '../sinks/store/index.ts';
 import type { Neighbour, NeighbourOrder } from './EdgeReader.ts';
 import { pageBelow } from './PartitionReader.ts';
 import { getKeys, sampleOf, type ReadContext } from './ReadContext.ts';
@@ -18,7 +18,7 @@ import { guessPosition } from './validationGuesses.ts';
 
 /** One read of a neighbour order: the cells scanned and, for each, the live neighbour it is (or undefined). */
 export interface SourcePage {
-  readonly cells: readonly Cell[];
+  readonly cells: readonly KeyValue[];
   readonly live: readonly (Neighbour | undefined)[];
   /** No cell after the last one existed at read time. */
   readonly exhausted: boolean;
@@ -100,7 +100,7 @@ export function recentIndexSource(type: string, direction: LinkDirection, before
       }
       const entries = page.cells.map((cell) => decodeRecentKey(cell.key));
       const peers = [...new Set(entries.map((e) => e.peer))];
-      const byPeer = early === undefined ? new Map<string, Cell | undefined>() : await early;
+      const byPeer = early === undefined ? new Map<string, KeyValue | undefined>() : await early;
       const missing = peers.filter((peer) => !byPeer.has(peer));
       ctx.observer.pageValidationGuess(early !== undefined && missing.length === 0);
       for (const [peer, cell] of await linkCellsOf(ctx, vertex, missing)) byPeer.set(peer, cell);
@@ -115,7 +115,7 @@ export function recentIndexSource(type: string, direction: LinkDirection, before
   };
 
   /** The link cells of `peers` by peer: one `getKeys` of the link partition (none for no peers). */
-  async function linkCellsOf(ctx: ReadContext, vertex: string, peers: readonly string[]): Promise<Map<string, Cell | undefined>> {
+  async function linkCellsOf(ctx: ReadContext, vertex: string, peers: readonly string[]): Promise<Map<string, KeyValue | undefined>> {
     const cells = await getKeys(ctx, links, vertex, peers.map(encodeVertexKey));
     // Validation reads return nothing themselves: the items count against the index page.
     ctx.counters.record(links, vertex, sampleOf(cells, 0));

@@ -1,7 +1,7 @@
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { splittableNamespaces } from '../../sinks/namespaces/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
-import { createConfiguredSplitDirectory, createSplitLayoutReader, type SplitDirectory, type SplitDirectoryOptions } from '../../sinks/wide/index.ts';
+import { createConfiguredSplitDirectory, createSplitLayoutValueReader, type SplitDirectory, type SplitDirectoryOptions } from '../../sinks/wide/index.ts';
 import { createStorePartitionReader } from '../createStorePartitionReader.ts';
 import type { PartitionReader } from '../PartitionReader.ts';
 import { createSplitAwarePartitionReader } from './createSplitAwarePartitionReader.ts';
@@ -22,7 +22,7 @@ export function createServingPartitions(store: TwoLevelMapStore, config: Edgestr
   const partitions = createSplitAwarePartitionReader({
     original: createStorePartitionReader(store),
     directory,
-    layoutReader: createSplitLayoutReader(store),
+    layoutReader: createSplitLayoutValueReader(store),
     namespaces: new Set(splittable.keys()),
     multiKeyReadMaxBuckets: config.wide.multiKeyReadMaxBuckets,
     ...(hooks.onFallback ? { onFallback: hooks.onFallback } : {}),

@@ -1,4 +1,5 @@
 import { bucketOfKey, splitTargetOf, type SplitTarget } from '../../sinks/namespaces/index.ts';
+import type { KeyValue } from '../../sinks/store/index.ts';
 import type { SplitDirectory, SplitLayoutReader } from '../../sinks/wide/index.ts';
 import { keyOrderScanPage, pageBelow, type PartitionReader, type PartitionScanPage } from '../PartitionReader.ts';
 import { scanHashBuckets } from './scanHashBuckets.ts';
@@ -7,7 +8,7 @@ export interface SplitAwareReaderOptions {
   /** Reads partitions where the write path put them. */
   readonly original: PartitionReader;
   readonly directory: SplitDirectory;
-  readonly layoutReader: SplitLayoutReader;
+  readonly layoutReader: SplitLayoutReader<KeyValue>;
   /** Namespaces that may be split; others never consult the directory. */
   readonly namespaces: ReadonlySet<string>;
   /**

@@ -1,4 +1,5 @@
 import { bucketCount, type SplitTarget } from '../../sinks/namespaces/index.ts';
+import type { KeyValue } from '../../sinks/store/index.ts';
 import type { SplitLayoutReader } from '../../sinks/wide/index.ts';
 import type { PartitionScanPage, ScanPosition } from '../PartitionReader.ts';
 
@@ -7,7 +8,7 @@ import type { PartitionScanPage, ScanPosition } from '../PartitionReader.ts';
  * moving to the next bucket only when that one is exhausted, so a page reads
  * one bucket (more only past empty ones) instead of `limit` cells from each.
  */
-export async function scanHashBuckets(layoutReader: SplitLayoutReader, split: SplitTarget, from: ScanPosition, limit: number): Promise<PartitionScanPage> {
+export async function scanHashBuckets(layoutReader: SplitLayoutReader<KeyValue>, split: SplitTarget, from: ScanPosition, limit: number): Promise<PartitionScanPage> {
   const n = bucketCount(split.layout);
   let after = from.after;
   for (let bucket = from.bucket; bucket < n; bucket++) {

@@ -1,10 +1,10 @@
 import type { PartitionWrites, TimedKey, TimedKeyValue } from '../store/consolidateMutations.ts';
 import { cutPage, prefixSliceQuery, resolveSlice } from '../store/resolveSlice.ts';
 import { mapBoundedOrThrow } from '../store/mapBounded.ts';
-import type { NamespaceStore, SlicePage, SliceQuery, StoreFeatures } from '../store/TwoLevelMapStore.ts';
+import type { KeyValue, NamespaceStore, NamespaceValues, SlicePage, SliceQuery, StoreFeatures } from '../store/TwoLevelMapStore.ts';
 import { assertCount, assertId, assertKey, assertLimit, assertValue, assertWriteTime } from '../store/validateArgs.ts';
 import { asBuffer, type NamespaceRuntime } from './namespaceRuntime.ts';
-import { readCell, readCellsOfIds, readCellsOfKeys, resolveRows, toStoredRows } from './readCells.ts';
+import { CELLS, readCell, readCellsOfIds, readCellsOfKeys, resolveRows, toStoredRows, VALUES, type CellShape } from './readCells.ts';
 import { readFirstSlices } from './readFirstSlices.ts';
 import { collectChunks, writePartition } from './writePartition.ts';
 
@@ -15,11 +15,15 @@ const SLICE_FETCH_ROWS = 5_001;
  * One namespace on Cassandra. Single writes are one-entry partition groups,
  * so put/delete and `mutateMany` share one write path (`writePartition`).
  */
-export function createCassandraNamespace(ns: NamespaceRuntime, features: StoreFeatures): NamespaceStore {
-  const { settings, statements: cql, session } = ns;
+/**
+ * The four reads of one namespace in one cell shape (with write times for
+ * `NamespaceStore`, without for `NamespaceValues`), arguments checked first.
+ */
+function namespaceReads<C extends KeyValue>(ns: NamespaceRuntime, shape: CellShape<C>) {
+  const { settings, session } = ns;
   const name = settings.name;
-
-  const slice = async (id: string, query: SliceQuery): Promise<SlicePage> => {
+  const cql = shape.statements(ns);
+  const slice = async (id: string, query: SliceQuery): Promise<SlicePage<C>> => {
     assertId(id);
     const r = resolveSlice(query);
     if (r.empty) return { cells: [] };
@@ -31,10 +35,40 @@ export function createCassandraNamespace(ns: NamespaceRuntime, features: StoreFe
     // One round trip for a reader's page (the session pages at 1000 rows otherwise).
     const rows = await session.readRows(statement, { maxRows: r.limit + 1, fetchSize: Math.min(r.limit + 1, SLICE_FETCH_ROWS) }, `slice ${name}/${id}`);
     // Cut before resolving chunks: the extra row only proves there is a next page.
-    const page = cutPage(toStoredRows(rows), r);
-    const cells = await resolveRows(ns, id, page.rows);
+    const page = cutPage(toStoredRows(rows, shape.writeTimes), r);
+    const cells = await resolveRows(ns, shape, id, page.rows);
     return page.pageState === undefined ? { cells } : { cells, pageState: page.pageState };
   };
+  return {
+    slice,
+    async get(id: string, key: Uint8Array): Promise<C | undefined> {
+      assertId(id);
+      assertKey(key);
+      return readCell(ns, shape, id, key);
+    },
+    async getKeys(id: string, keys: readonly Uint8Array[]): Promise<(C | undefined)[]> {
+      assertId(id);
+      for (const key of keys) assertKey(key);
+      return keys.length === 0 ? [] : readCellsOfKeys(ns, shape, id, keys);
+    },
+    async sliceMany(ids: readonly string[], { limit }: { readonly limit: number }): Promise<SlicePage<C>[]> {
+      for (const id of ids) assertId(id);
+      assertLimit(limit);
+      return ids.length === 0 ? [] : readFirstSlices(ns, shape, ids, limit);
+    },
+  };
+}
+
+/** `TwoLevelMapStore.values` on Cassandra: the same reads without WRITETIME. */
+export function createCassandraNamespaceValues(ns: NamespaceRuntime): NamespaceValues {
+  return { namespace: ns.settings.name, ...namespaceReads(ns, VALUES) };
+}
+
+export function createCassandraNamespace(ns: NamespaceRuntime, features: StoreFeatures): NamespaceStore {
+  const { settings, statements: cql, session } = ns;
+  const name = settings.name;
+  const reads = namespaceReads(ns, CELLS);
+  const { slice } = reads;
 
   /** The `n` greatest keys with their metadata (to find chunked rows), greatest first. */
   const newest = async (id: string, n: number): Promise<{ key: Uint8Array; chunked: boolean }[]> => {
@@ -64,27 +98,12 @@ export function createCassandraNamespace(ns: NamespaceRuntime, features: StoreFe
       assertKey(key);
       await writePartition(ns, single(name, id, { deletions: [{ key, writeTime }] }));
     },
-    async get(id, key) {
-      assertId(id);
-      assertKey(key);
-      return readCell(ns, id, key);
-    },
+    ...reads,
     async getMany(ids, key) {
       for (const id of ids) assertId(id);
       assertKey(key);
       return ids.length === 0 ? [] : readCellsOfIds(ns, ids, key, ns.tuning);
     },
-    async getKeys(id, keys) {
-      assertId(id);
-      for (const key of keys) assertKey(key);
-      return keys.length === 0 ? [] : readCellsOfKeys(ns, id, keys);
-    },
-    async sliceMany(ids, { limit }) {
-      for (const id of ids) assertId(id);
-      assertLimit(limit);
-      return ids.length === 0 ? [] : readFirstSlices(ns, ids, limit);
-    },
-    slice,
     async scanPrefix(id, prefix, query) {
       assertKey(prefix);
       return slice(id, prefixSliceQuery(prefix, query));

@@ -3,10 +3,10 @@ import { mapBounded } from '../store/mapBounded.ts';
 import { groupByReplicaSet } from '../store/replicaGroups.ts';
 import { isStoreError, StoreError, type MutationFailure } from '../store/StoreError.ts';
 import { parseConfig, resolveNamespaces, type NamespaceSettings } from '../store/storeConfig.ts';
-import type { Mutation, NamespaceStore, StoreFeatures, TwoLevelMapStore, WriteOptions } from '../store/TwoLevelMapStore.ts';
+import type { Mutation, NamespaceStore, NamespaceValues, StoreFeatures, TwoLevelMapStore, WriteOptions } from '../store/TwoLevelMapStore.ts';
 import { assertMutation } from '../store/validateArgs.ts';
 import { cassandraStoreConfigSchema, type CassandraStoreConfig, type ParsedCassandraStoreConfig } from './cassandraStoreConfig.ts';
-import { createCassandraNamespace } from './createCassandraNamespace.ts';
+import { createCassandraNamespace, createCassandraNamespaceValues } from './createCassandraNamespace.ts';
 import { createCassandraSession, type CassandraSession } from './cassandraSession.ts';
 import type { NamespaceRuntime } from './namespaceRuntime.ts';
 import { namespaceStatements } from './namespaceStatements.ts';
@@ -89,6 +89,7 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
     settings.map((s) => [s.name, { settings: s, statements: namespaceStatements(parsed.keyspace, s.name), session, tuning: parsed }]),
   );
   const bound = new Map<string, NamespaceStore>();
+  const boundValues = new Map<string, NamespaceValues>();
   const crossPartitionLimits: CrossPartitionLimits = {
     maxPartitions: parsed.maxBatchPartitions,
     maxStatements: parsed.maxBatchStatements,
@@ -166,6 +167,12 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
       let store = bound.get(name);
       if (store === undefined) bound.set(name, (store = createCassandraNamespace(runtime, featuresOf(runtime.settings))));
       return store;
+    },
+    values(name) {
+      const runtime = runtimeOf(name);
+      let values = boundValues.get(name);
+      if (values === undefined) boundValues.set(name, (values = createCassandraNamespaceValues(runtime)));
+      return values;
     },
     async mutateMany(mutations: readonly Mutation[], options?: WriteOptions) {
       const deadlineMs = options?.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;

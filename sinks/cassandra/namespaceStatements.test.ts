@@ -31,4 +31,11 @@ describe('namespaceStatements', () => {
   it('reads the first keys of many partitions with a per-partition and an overall limit', () => {
     expect(cql.sliceMany).toMatch(/^SELECT id, key, value, value_metadata, WRITETIME\(value\) AS write_time FROM "edges"\."links_out" WHERE id IN \? PER PARTITION LIMIT \? LIMIT \?$/);
   });
+
+  it('reads values without the write time for readers, with the same clauses', () => {
+    expect(cql.values.slice.desc.bounded).toBe(cql.slice.desc.bounded.replace(', WRITETIME(value) AS write_time', ''));
+    expect(cql.values.getKeys).toBe('SELECT key, value, value_metadata FROM "edges"."links_out" WHERE id = ? AND key IN ?');
+    expect(cql.values.sliceMany).not.toMatch(/WRITETIME/);
+    expect(cql.values.get).not.toMatch(/WRITETIME/);
+  });
 });

@@ -40,7 +40,12 @@ export interface NamespaceStatements {
   /** [id, n] → key, value_metadata, greatest keys first. */
   readonly newestKeys: string;
   readonly chunks: ChunkStatements;
+  /** The same reads without `write_time`, for `TwoLevelMapStore.values`. */
+  readonly values: ReadStatements;
 }
+
+/** The reads a cell shape is read with: the cell reads above, or `values`. */
+export type ReadStatements = Pick<NamespaceStatements, 'get' | 'getKeys' | 'sliceMany' | 'slice'>;
 
 export interface ChunkStatements {
   /** [id, key, write_ts, digest, idx, data, writeTime] */
@@ -52,27 +57,36 @@ export interface ChunkStatements {
 }
 
 const CELL_COLUMNS = 'key, value, value_metadata, WRITETIME(value) AS write_time';
+/** Without WRITETIME: readers never use it, and parsing a bigint per row is a good part of a small cell's client CPU. */
+const VALUE_COLUMNS = 'key, value, value_metadata';
+
+function readStatements(t: string, columns: string): ReadStatements {
+  const slice = (order: 'ASC' | 'DESC', bounded: boolean): string =>
+    `SELECT ${columns} FROM ${t} WHERE id = ? AND key >= ?${bounded ? ' AND key < ?' : ''} ORDER BY key ${order} LIMIT ?`;
+  return {
+    get: `SELECT ${columns} FROM ${t} WHERE id = ? AND key = ?`,
+    getKeys: `SELECT ${columns} FROM ${t} WHERE id = ? AND key IN ?`,
+    sliceMany: `SELECT id, ${columns} FROM ${t} WHERE id IN ? PER PARTITION LIMIT ? LIMIT ?`,
+    slice: {
+      asc: { bounded: slice('ASC', true), open: slice('ASC', false) },
+      desc: { bounded: slice('DESC', true), open: slice('DESC', false) },
+    },
+  };
+}
 
 export function namespaceStatements(keyspace: string, namespace: string): NamespaceStatements {
   const t = qualifiedTable(keyspace, namespace);
   const c = qualifiedTable(keyspace, chunkTableName(namespace));
-  const slice = (order: 'ASC' | 'DESC', bounded: boolean): string =>
-    `SELECT ${CELL_COLUMNS} FROM ${t} WHERE id = ? AND key >= ?${bounded ? ' AND key < ?' : ''} ORDER BY key ${order} LIMIT ?`;
   return {
+    ...readStatements(t, CELL_COLUMNS),
+    values: readStatements(t, VALUE_COLUMNS),
     insert: `INSERT INTO ${t} (id, key, value, value_metadata) VALUES (?, ?, ?, ?) USING TIMESTAMP ?`,
     deleteRow: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key = ?`,
     deleteFrom: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key >= ?`,
     deleteBelow: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key < ?`,
     deleteRange: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key >= ? AND key < ?`,
     deletePartition: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ?`,
-    get: `SELECT ${CELL_COLUMNS} FROM ${t} WHERE id = ? AND key = ?`,
     getMany: `SELECT id, ${CELL_COLUMNS} FROM ${t} WHERE id IN ? AND key = ?`,
-    getKeys: `SELECT ${CELL_COLUMNS} FROM ${t} WHERE id = ? AND key IN ?`,
-    sliceMany: `SELECT id, ${CELL_COLUMNS} FROM ${t} WHERE id IN ? PER PARTITION LIMIT ? LIMIT ?`,
-    slice: {
-      asc: { bounded: slice('ASC', true), open: slice('ASC', false) },
-      desc: { bounded: slice('DESC', true), open: slice('DESC', false) },
-    },
     newestKeys: `SELECT key, value_metadata FROM ${t} WHERE id = ? ORDER BY key DESC LIMIT ?`,
     chunks: {
       insert: `INSERT INTO ${c} (id, key, write_ts, digest, idx, data) VALUES (?, ?, ?, ?, ?, ?) USING TIMESTAMP ?`,

@@ -1,15 +1,15 @@
 import { compareBytes } from '../store/compareBytes.ts';
-import type { Cell } from '../store/TwoLevelMapStore.ts';
+import type { Cell, KeyValue } from '../store/TwoLevelMapStore.ts';
 import { decodeLinkValue, LinkState } from './linkValue.ts';
 import { encodeRecentKey } from './recentKey.ts';
 import { decodeVertexKey } from './vertexKey.ts';
 
 /** Link partition cells after `after` (ascending), as a reader pages them. */
-export type LinkPager = (after: Uint8Array | undefined) => Promise<{ readonly cells: readonly Cell[]; readonly exhausted: boolean }>;
+export type LinkPager<C extends KeyValue = Cell> = (after: Uint8Array | undefined) => Promise<{ readonly cells: readonly C[]; readonly exhausted: boolean }>;
 
-export interface DerivedRecentPage {
+export interface DerivedRecentPage<C extends KeyValue = Cell> {
   /** The live index entries after `after`, ascending (newest first), at most `limit`. */
-  readonly cells: Cell[];
+  readonly cells: C[];
   /** No live entry exists after the last one returned. */
   readonly exhausted: boolean;
   /** Link cells read to derive the page (the whole link partition), and their key + value bytes. */
@@ -20,12 +20,13 @@ export interface DerivedRecentPage {
 /**
  * The `*_recent` entry an ACTIVE link stands for, exactly as the fan-out
  * wrote it (key invTime(edge time) ‖ peer, value the ADD's mutation id,
- * written at the link's write time); undefined for a HIDDEN or REMOVED link.
+ * written at the link's write time, if the link was read with it); undefined
+ * for a HIDDEN or REMOVED link.
  */
-export function recentEntryOfLink(link: Cell): Cell | undefined {
+export function recentEntryOfLink<C extends KeyValue>(link: C): C | undefined {
   const value = decodeLinkValue(link.value);
   if (value.state !== LinkState.ACTIVE) return undefined;
-  return { key: encodeRecentKey(value.time, decodeVertexKey(link.key)), value: Buffer.from(value.mutationId, 'utf8'), writeTime: link.writeTime };
+  return { ...link, key: encodeRecentKey(value.time, decodeVertexKey(link.key)), value: Buffer.from(value.mutationId, 'utf8') };
 }
 
 /**
@@ -36,8 +37,8 @@ export function recentEntryOfLink(link: Cell): Cell | undefined {
  * whole link partition, keeping the `limit` smallest entry keys after
  * `after`, so it costs one full read of the links: a fallback, not a path.
  */
-export async function deriveRecentPage(pageLinks: LinkPager, after: Uint8Array | undefined, limit: number): Promise<DerivedRecentPage> {
-  let kept: Cell[] = [];
+export async function deriveRecentPage<C extends KeyValue>(pageLinks: LinkPager<C>, after: Uint8Array | undefined, limit: number): Promise<DerivedRecentPage<C>> {
+  let kept: C[] = [];
   let candidates = 0;
   let linkCellsRead = 0;
   let linkBytesRead = 0;

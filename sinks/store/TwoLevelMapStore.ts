@@ -62,9 +62,9 @@ export interface PrefixScanQuery {
   readonly pageState?: string;
 }
 
-export interface SlicePage {
+export interface SlicePage<C extends KeyValue = Cell> {
   /** Cells in the requested order, at most `limit` of them. */
-  readonly cells: readonly Cell[];
+  readonly cells: readonly C[];
   /**
    * Present exactly when more cells exist in the range after this page. It is
    * an opaque string that every backend encodes the same way, so a page state
@@ -255,6 +255,15 @@ export interface NamespaceStore {
 }
 
 /** The store: one backend, many namespaces declared up front in its config. */
+/** `NamespaceStore`'s reads, answered without write times (`TwoLevelMapStore.values`). */
+export interface NamespaceValues {
+  readonly namespace: string;
+  get(id: string, key: Uint8Array): Promise<KeyValue | undefined>;
+  getKeys(id: string, keys: readonly Uint8Array[]): Promise<(KeyValue | undefined)[]>;
+  slice(id: string, query: SliceQuery): Promise<SlicePage<KeyValue>>;
+  sliceMany(ids: readonly string[], query: { readonly limit: number }): Promise<SlicePage<KeyValue>[]>;
+}
+
 export interface TwoLevelMapStore {
   /** What this backend can do at best; a namespace's own `features` may say less. */
   readonly features: StoreFeatures;
@@ -269,6 +278,13 @@ export interface TwoLevelMapStore {
 
   /** The store bound to one namespace; throws `unknown_namespace` if it is not configured. */
   namespace(name: string): NamespaceStore;
+
+  /**
+   * The reads of `namespace(name)` without write times, for readers that never
+   * use them (the read side): the same cells, minus `writeTime`, from queries
+   * that leave it out. A backend without a cheaper query returns `namespace(name)`.
+   */
+  values(name: string): NamespaceValues;
 
   /**
    * Partition ids grouped by the replica set holding them (every namespace

@@ -17,6 +17,8 @@ export function decorateStore(inner: TwoLevelMapStore, overrides: Partial<Pick<T
     close: () => inner.close(),
     replicaGroups: (ids) => inner.replicaGroups(ids),
     namespace: overrides.namespace ?? ((name) => inner.namespace(name)),
+    // A decorator that changes the namespace reads changes these reads too.
+    values: overrides.namespace ?? ((name) => inner.values(name)),
     mutateMany: overrides.mutateMany ?? ((mutations, options) => inner.mutateMany(mutations, options)),
   };
 }

@@ -4,6 +4,7 @@ export type {
   KeyValue,
   Mutation,
   NamespaceStore,
+  NamespaceValues,
   PrefixScanQuery,
   SliceOrder,
   SlicePage,

@@ -1,5 +1,5 @@
 import { bucketCount, bucketOfKey, splitBucketId, type SplitTarget } from '../namespaces/index.ts';
-import { compareBytes, keySuccessor, type Cell, type TwoLevelMapStore } from '../store/index.ts';
+import { compareBytes, keySuccessor, type Cell, type KeyValue, type SlicePage, type SliceQuery, type TwoLevelMapStore } from '../store/index.ts';
 
 export interface LayoutPageQuery {
   /** Exclusive lower bound (the last key of the previous page). */
@@ -7,8 +7,8 @@ export interface LayoutPageQuery {
   readonly limit: number;
 }
 
-export interface LayoutPage {
-  readonly cells: readonly Cell[];
+export interface LayoutPage<C extends KeyValue = Cell> {
+  readonly cells: readonly C[];
   readonly exhausted: boolean;
 }
 
@@ -24,23 +24,40 @@ export interface LayoutPage {
  *   next ones only while the page is not full (the newest page of a
  *   time-ordered namespace reads bucket 0 alone).
  */
-export interface SplitLayoutReader {
-  get(target: SplitTarget, key: Uint8Array): Promise<Cell | undefined>;
+export interface SplitLayoutReader<C extends KeyValue = Cell> {
+  get(target: SplitTarget, key: Uint8Array): Promise<C | undefined>;
   /** `get` of many keys, in their order: one `getKeys` per bucket the keys fall in, all at once (≤ maxBuckets). */
-  getKeys(target: SplitTarget, keys: readonly Uint8Array[]): Promise<(Cell | undefined)[]>;
-  page(target: SplitTarget, query: LayoutPageQuery): Promise<LayoutPage>;
+  getKeys(target: SplitTarget, keys: readonly Uint8Array[]): Promise<(C | undefined)[]>;
+  page(target: SplitTarget, query: LayoutPageQuery): Promise<LayoutPage<C>>;
   /** An ascending page of one bucket alone (an order-free scan reads the buckets one by one). */
-  pageBucket(target: SplitTarget, bucket: number, query: LayoutPageQuery): Promise<LayoutPage>;
+  pageBucket(target: SplitTarget, bucket: number, query: LayoutPageQuery): Promise<LayoutPage<C>>;
 }
 
+/** The reads a layout reader makes of one split namespace, in one cell shape. */
+interface BucketReads<C extends KeyValue> {
+  get(id: string, key: Uint8Array): Promise<C | undefined>;
+  getKeys(id: string, keys: readonly Uint8Array[]): Promise<(C | undefined)[]>;
+  slice(id: string, query: SliceQuery): Promise<SlicePage<C>>;
+}
+
+/** The split chain's reader: cells with their write times (verification compares them). */
 export function createSplitLayoutReader(store: TwoLevelMapStore): SplitLayoutReader {
+  return layoutReaderOf((name) => store.namespace(name));
+}
+
+/** The read side's reader: key and value only (`TwoLevelMapStore.values`). */
+export function createSplitLayoutValueReader(store: TwoLevelMapStore): SplitLayoutReader<KeyValue> {
+  return layoutReaderOf((name) => store.values(name));
+}
+
+function layoutReaderOf<C extends KeyValue>(reads: (namespace: string) => BucketReads<C>): SplitLayoutReader<C> {
   const sliceBucket = async (t: SplitTarget, bucket: number, after: Uint8Array | undefined, limit: number) => {
-    const page = await store.namespace(t.splitNamespace).slice(splitBucketId(t.partitionId, t.generation, bucket), { limit, ...(after === undefined ? {} : { start: keySuccessor(after) }) });
+    const page = await reads(t.splitNamespace).slice(splitBucketId(t.partitionId, t.generation, bucket), { limit, ...(after === undefined ? {} : { start: keySuccessor(after) }) });
     return { cells: page.cells, exhausted: page.pageState === undefined };
   };
   return {
     pageBucket: (t, bucket, { after, limit }) => sliceBucket(t, bucket, after, limit),
-    get: (t, key) => store.namespace(t.splitNamespace).get(splitBucketId(t.partitionId, t.generation, bucketOfKey(t.layout, key)), key),
+    get: (t, key) => reads(t.splitNamespace).get(splitBucketId(t.partitionId, t.generation, bucketOfKey(t.layout, key)), key),
     async getKeys(t, keys) {
       const byBucket = new Map<number, number[]>();
       keys.forEach((key, i) => {
@@ -49,10 +66,10 @@ export function createSplitLayoutReader(store: TwoLevelMapStore): SplitLayoutRea
         if (at === undefined) byBucket.set(bucket, [i]);
         else at.push(i);
       });
-      const out: (Cell | undefined)[] = new Array(keys.length).fill(undefined);
+      const out: (C | undefined)[] = new Array(keys.length).fill(undefined);
       await Promise.all(
         [...byBucket].map(async ([bucket, indexes]) => {
-          const cells = await store.namespace(t.splitNamespace).getKeys(splitBucketId(t.partitionId, t.generation, bucket), indexes.map((i) => keys[i] as Uint8Array));
+          const cells = await reads(t.splitNamespace).getKeys(splitBucketId(t.partitionId, t.generation, bucket), indexes.map((i) => keys[i] as Uint8Array));
           indexes.forEach((i, j) => (out[i] = cells[j]));
         }),
       );
@@ -74,7 +91,7 @@ export function createSplitLayoutReader(store: TwoLevelMapStore): SplitLayoutRea
           .sort((a, b) => compareBytes(a.key, b.key));
         return { cells: merged.slice(0, limit), exhausted: bound === undefined && merged.length <= limit };
       }
-      const cells: Cell[] = [];
+      const cells: C[] = [];
       let bucket = after === undefined ? 0 : bucketOfKey(t.layout, keySuccessor(after));
       let from = after;
       for (; bucket < n; bucket++) {

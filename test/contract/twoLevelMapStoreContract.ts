@@ -10,6 +10,7 @@ import { describeMutateMany } from './contractMutateMany.ts';
 import { describeRangeDeletes } from './contractRangeDeletes.ts';
 import { describeReads } from './contractReads.ts';
 import { describeSliceMany } from './contractSliceMany.ts';
+import { describeValues } from './contractValues.ts';
 
 /**
  * One contract suite for every TwoLevelMapStore backend (JanusGraph's
@@ -81,6 +82,7 @@ export function describeTwoLevelMapStoreContract(
 
     describeReads(ctx);
     describeSliceMany(ctx);
+    describeValues(ctx);
     describeLastWriteWins(ctx);
     describeRangeDeletes(ctx);
     describeChunkedValues(ctx);
