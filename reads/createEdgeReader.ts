@@ -41,14 +41,14 @@ import { NO_READ_COUNTERS, type ReadCounters } from './ReadCounters.ts';
 import { NO_READ_OBSERVER, type ReadObservation, type ReadObserver, type ReadOperation } from './ReadObserver.ts';
 import { readPropertyBag, readRequestedProperties } from './readProperties.ts';
 import { laterBound, recentKeyRange } from './recentKeyRange.ts';
-import { scanNeighbours, type NeighbourScan } from './scanNeighbours.ts';
+import { cellsToAskFor, scanNeighbours, type NeighbourScan } from './scanNeighbours.ts';
 import { traverseHops } from './traverseHops.ts';
 import { createValidationGuesses } from './validationGuesses.ts';
 
 /** `high` of a time range with no upper end. */
 const OPEN_HIGH = MAX_TIME + 1n;
-/** Most index cells one read of a time range asks for: a full MAX_RANGE_LIMIT page and a quarter more. */
-const MAX_RANGE_PAGE_CELLS = Math.ceil(MAX_RANGE_LIMIT * 1.25);
+/** Most index cells one read of a time range asks for: a full MAX_RANGE_LIMIT page and its slack. */
+const MAX_RANGE_PAGE_CELLS = cellsToAskFor(MAX_RANGE_LIMIT);
 
 export interface EdgeReaderOptions {
   /** Where partitions are read: plain (createStorePartitionReader) or split-aware. */
@@ -140,8 +140,8 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
     if (cursor !== undefined) checkCursorBelongs(cursor, query);
     if (low === high) return { items: [] };
     const range = recentKeyRange(low, high);
-    // A page as large as the limit asks for one slice of it (a quarter more for stale entries), not maxPageCells at a time.
-    const maxPageCells = Math.max(ctx.maxPageCells, Math.min(MAX_RANGE_PAGE_CELLS, Math.ceil(limit * 1.25)));
+    // A page as large as the limit asks for one slice of it (and slack for stale entries), not maxPageCells at a time.
+    const maxPageCells = Math.max(ctx.maxPageCells, Math.min(MAX_RANGE_PAGE_CELLS, cellsToAskFor(limit)));
     const what = `${direction} ${type} ${JSON.stringify(vertex)} in [${low}, ${high})`;
     const scan = await withBudget({ ...ctx, maxPageCells }, options, what, (budgeted) =>
       scanNeighbours(budgeted, recentIndexSource(type, direction, range.before), vertex, limit, laterBound(cursor?.after, range.after)),
