@@ -7,7 +7,7 @@ import { createStorePartitionReader } from './createStorePartitionReader.ts';
 import type { TraversalHop } from './EdgeReader.ts';
 import type { PartitionReader } from './PartitionReader.ts';
 import { recordingPartitionReader } from './testing/recordingPartitionReader.ts';
-import { BATCH_IDS, BATCH_PAGE_CELLS } from './traverseHops.ts';
+import { BATCH_IDS, BATCH_PAGE_CELLS, FIRST_WAVE_BATCHES } from './traverseHops.ts';
 
 const config = defaultEdgestreamConfig();
 let seq = 0;
@@ -195,6 +195,26 @@ describe('traverse', () => {
     expect(continued.map((c) => c.id).sort()).toEqual(['f140', 'f7', 'f70']);
     expect(continued.every((c) => c.after !== undefined)).toBe(true); // from the last key of the first page
     expect(result.truncated).toBe(false);
+  });
+
+  it('a capped hop over a wide frontier starts FIRST_WAVE_BATCHES batches, then only those the new vertices per id seen say the cap still needs', async () => {
+    // 640 followers of the hub, each following 10 vertices of its own: any 2 batches of 64 hold 1 280 new vertices.
+    const events = [
+      ...Array.from({ length: 640 }, (_, i) => follows(`f${i}`, 'hub')),
+      ...Array.from({ length: 640 }, (_, i) => Array.from({ length: 10 }, (_, j) => follows(`f${i}`, `g${i}-${j}`))).flat(),
+    ];
+    const { reader, recording } = await setup(events, 5);
+    const capped = await reader.traverse('hub', [into, out], { perHopCap: 1_000, concurrency: 8 });
+    expect(capped.hops[1]!.vertices).toHaveLength(1_000);
+    expect(capped.partial).toEqual({ reason: 'hop_cap', hop: 1 });
+    // Both first-wave batches answer (1 280 new, the cap takes 1 000); none after: every batch at once read 640 × 10.
+    expect(recording.calls.filter((c) => c.kind === 'scanMany')).toHaveLength(FIRST_WAVE_BATCHES);
+    recording.reset();
+    // A cap the frontier cannot fill: every batch is read, 8 in flight once the first wave shows the yield.
+    const all = await reader.traverse('hub', [into, out], { perHopCap: 10_000, concurrency: 8 });
+    expect(all.hops[1]!.vertices).toHaveLength(6_400);
+    expect(all.truncated).toBe(false);
+    expect(recording.calls.filter((c) => c.kind === 'scanMany')).toHaveLength(10);
   });
 
   it('claims a batch\'s rows before it starts: batches never ask for more rows than the budget holds, and say read_budget', async () => {

@@ -81,6 +81,14 @@ export const BATCH_IDS = 64;
  * `pageSize`.
  */
 export const BATCH_PAGE_CELLS = 128;
+/**
+ * Batches of a hop in flight before any has answered. Once one has, a batch
+ * starts only while the batches in flight are not expected (at the new
+ * vertices per id seen so far) to fill the hop's cap: a capped hop over a
+ * wide frontier read 7 000 links for its 1 000 new vertices with every
+ * batch started at once.
+ */
+export const FIRST_WAVE_BATCHES = 2;
 
 interface HopOutcome {
   readonly result: TraversalHopResult;
@@ -114,6 +122,7 @@ async function expandHop(ctx: ReadContext, frontier: readonly string[], hop: Tra
   let unfinished = false;
   let done = false; // the hop has returned (or failed): late pages add nothing and start nothing
   const full = () => found.length >= limits.cap;
+  const waves = createBatchWaves(limits.cap);
 
   const mayRead = (): boolean => {
     if (done || full()) return false;
@@ -179,10 +188,20 @@ async function expandHop(ctx: ReadContext, frontier: readonly string[], hop: Tra
   };
 
   const expandBatch = async (ids: readonly string[], continueScan: (vertex: string, from: ScanPosition) => void): Promise<void> => {
+    while (mayRead() && !waves.worthStarting(found.length)) await waves.nextAnswer();
     if (!mayRead()) {
       unfinished = true;
       return;
     }
+    const wave = waves.start(ids.length);
+    try {
+      await readBatch(ids, continueScan, wave);
+    } finally {
+      wave.settle();
+    }
+  };
+
+  const readBatch = async (ids: readonly string[], continueScan: (vertex: string, from: ScanPosition) => void, wave: BatchWave): Promise<void> => {
     const wanted = Math.min(limits.pageSize, BATCH_PAGE_CELLS, limits.cap - found.length);
     const { batch, pages } = await claimed(
       ids.length * wanted,
@@ -199,10 +218,12 @@ async function expandHop(ctx: ReadContext, frontier: readonly string[], hop: Tra
       (r) => r.pages.reduce((rows, page) => rows + page.cells.length, 0),
     );
     if (done) return;
+    const before = found.length;
     batch.forEach((vertex, i) => {
       const next = absorb(vertex, pages[i] as PartitionScanPage);
       if (next !== undefined) continueScan(vertex, next);
     });
+    wave.answered(found.length - before);
   };
 
   const haltOnError = (e: unknown): never => {
@@ -228,4 +249,60 @@ async function expandHop(ctx: ReadContext, frontier: readonly string[], hop: Tra
   }
   const result = { vertices: [...found], truncated: unfinished, stats: { queries, rowsRead, frontier: frontier.length, replicaGroups: groups.length } };
   return stopped === undefined ? { result } : { result, stopped };
+}
+
+interface BatchWave {
+  /** The batch was read and absorbed: `found` new vertices from its ids. */
+  answered(found: number): void;
+  /** The batch is no longer in flight (answered, failed or abandoned). */
+  settle(): void;
+}
+
+/**
+ * When the next batch of a capped hop is worth starting (FIRST_WAVE_BATCHES):
+ * counts the ids of the batches in flight and the new vertices per id of the
+ * batches that answered, and wakes the batches waiting for either to change.
+ */
+function createBatchWaves(cap: number) {
+  let batchesInFlight = 0;
+  let idsInFlight = 0;
+  let idsAnswered = 0;
+  let newFromAnswered = 0;
+  let change: { promise: Promise<void>; resolve: () => void } | undefined;
+  return {
+    worthStarting(found: number): boolean {
+      if (batchesInFlight === 0) return true;
+      if (idsAnswered === 0) return batchesInFlight < FIRST_WAVE_BATCHES;
+      return found + (newFromAnswered / idsAnswered) * idsInFlight < cap;
+    },
+    /** Resolves when a batch in flight settles. */
+    nextAnswer(): Promise<void> {
+      if (change === undefined) {
+        let resolve = (): void => {};
+        const promise = new Promise<void>((r) => (resolve = r));
+        change = { promise, resolve };
+      }
+      return change.promise;
+    },
+    start(ids: number): BatchWave {
+      batchesInFlight++;
+      idsInFlight += ids;
+      let settled = false;
+      return {
+        answered(n) {
+          idsAnswered += ids;
+          newFromAnswered += n;
+        },
+        settle() {
+          if (settled) return;
+          settled = true;
+          batchesInFlight--;
+          idsInFlight -= ids;
+          const waiting = change;
+          change = undefined;
+          waiting?.resolve();
+        },
+      };
+    },
+  };
 }

@@ -68,7 +68,9 @@ export function createRawReads(client: cassandra.Client, keyspace: string, edgeT
      * a frontier of more than one vertex is first read as edgestream reads it:
      * ceil(n / batch.ids) even batches of `id IN ? PER PARTITION LIMIT ? LIMIT ?`
      * (min(pageSize, batch.firstPageCells, what the cap wants) per partition,
-     * unpaged), then a partition whose first page was full is paged on its own.
+     * unpaged), started in edgestream's waves (two, then only while the batches
+     * in flight are not expected to fill the cap at the new vertices per id seen),
+     * then a partition whose first page was full is paged on its own.
      */
     async traverse(start: string, hops: readonly LinkDirection[], o: { cap: number; pageSize: number; concurrency: number; batch?: { ids: number; firstPageCells: number } }): Promise<RawHopStats[]> {
       const visited = new Set([start]);
@@ -105,11 +107,23 @@ export function createRawReads(client: cassandra.Client, keyspace: string, edgeT
         };
         const limit = pLimit(o.concurrency);
         const continued: Promise<void>[] = [];
+        // Waves as edgestream starts them: 2 batches, then only while those in flight are not expected to fill the cap.
+        let inFlight = 0;
+        let idsInFlight = 0;
+        let idsAnswered = 0;
+        let newAnswered = 0;
+        let wake: (() => void)[] = [];
+        const worthStarting = () =>
+          inFlight === 0 || (idsAnswered === 0 ? inFlight < 2 : found.length + (newAnswered / idsAnswered) * idsInFlight < o.cap);
         const expandBatch = async (ids: readonly string[], firstPageCells: number): Promise<void> => {
+          while (!full() && !worthStarting()) await new Promise<void>((r) => wake.push(r));
           if (full()) return;
           const perPartition = Math.min(o.pageSize, firstPageCells, o.cap - found.length);
           queries++;
+          inFlight++;
+          idsInFlight += ids.length;
           const rs = await client.execute(cql.firstPages, [ids, perPartition, ids.length * perPartition], { prepare: true, fetchSize: ids.length * perPartition });
+          const before = found.length;
           const byId = new Map<string, cassandra.types.Row[]>();
           for (const r of rs.rows) {
             const rows = byId.get(r['id'] as string);
@@ -120,6 +134,13 @@ export function createRawReads(client: cassandra.Client, keyspace: string, edgeT
             keep(rows);
             if (rows.length === perPartition && !full()) continued.push(limit(() => expand(id, rows[rows.length - 1]?.['key'] as Buffer)));
           }
+          inFlight--;
+          idsInFlight -= ids.length;
+          idsAnswered += ids.length;
+          newAnswered += found.length - before;
+          const waiting = wake;
+          wake = [];
+          for (const w of waiting) w();
         };
         const batch = o.batch;
         if (batch === undefined || frontier.length === 1) await Promise.all(frontier.map((v) => limit(() => expand(v))));
