@@ -263,6 +263,8 @@ describe('createEdgeReader: newest pages validated while their slice is in fligh
     expect(await peers()).toEqual(newest10);
     expect(kinds(recording.calls).sort()).toEqual(['getKeys follows_in', 'page follows_in_recent']); // two queries, one round trip
     expect(recording.maxInFlight()).toBe(2);
+    // Both earlier reads found every entry live: no slack for stale entries, one cell past the ten wanted.
+    expect(recording.calls.find((c) => c.kind === 'page')?.limit).toBe(11);
     recording.reset();
 
     // The page changes: a new follower at the head, the oldest of the ten unfollowed.
@@ -275,7 +277,29 @@ describe('createEdgeReader: newest pages validated while their slice is in fligh
 
     expect(await peers()).toEqual(['newcomer', ...newest10.slice(0, 9)]);
     expect(kinds(recording.calls)).toEqual(['page follows_in_recent', 'getKeys follows_in']); // changed last time: no early read
+    expect(recording.calls[0]?.limit).toBe(13); // and the slack is back
     expect(guessed).toEqual([false, false, true, false, false]);
+  });
+
+  it('a trimmed page that meets a stale entry tops itself up, and the next read asks for the slack again', async () => {
+    const harness = createFanOutHarness(config);
+    for (const e of followers) await harness.process(e);
+    const recording = recordingPartitionReader(createStorePartitionReader(harness.store));
+    const reader = createEdgeReader({ partitions: recording.reader, config });
+    const peers = async () => (await reader.in('follows', 'star', { limit: 10 })).items.map((n) => n.peer);
+    for (let i = 0; i < 3; i++) await peers();
+    // f29 and f28 re-added at older edge times: the two newest entries (the head of the page) are now stale.
+    await harness.process(add('f29', 'star', 900n, { edge_time: 1n }));
+    await harness.process(add('f28', 'star', 901n, { edge_time: 2n }));
+    recording.reset();
+    const expected = Array.from({ length: 10 }, (_, i) => `f${27 - i}`);
+    expect(await peers()).toEqual(expected);
+    const asked = recording.calls.filter((c) => c.kind === 'page').map((c) => c.limit);
+    expect(asked[0]).toBe(11); // trimmed: the last reads were clean
+    expect(asked.length).toBe(2); // two stale entries in 11 cells: a second, small read
+    recording.reset();
+    expect(await peers()).toEqual(expected);
+    expect(recording.calls.filter((c) => c.kind === 'page').map((c) => c.limit)).toEqual([13]);
   });
 
   it('pages of more than 256 peers are never guessed (a scan reads each page once)', async () => {

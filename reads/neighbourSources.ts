@@ -27,8 +27,12 @@ export interface SourcePage {
 /** Where a neighbour order is scanned and how a scanned cell becomes a live neighbour. */
 export interface NeighbourSource {
   readonly namespace: string;
-  /** Up to `limit` cells after `after`, in at most two queries (a slice and one multi-key read). */
-  read(ctx: ReadContext, vertex: string, after: Uint8Array | undefined, limit: number): Promise<SourcePage>;
+  /**
+   * Up to `limit` cells after `after`, in at most two queries (a slice and one
+   * multi-key read), for `wanted` (≤ `limit`) live neighbours: a source that
+   * knows the cells there were all live last time may ask for fewer.
+   */
+  read(ctx: ReadContext, vertex: string, after: Uint8Array | undefined, limit: number, wanted: number): Promise<SourcePage>;
 }
 
 /** Link pages read per query when a newest page is derived from the link partition. */
@@ -85,15 +89,17 @@ export function recentIndexSource(type: string, direction: LinkDirection, before
   const namespace = recentNamespace(type, direction);
   return {
     namespace,
-    async read(ctx, vertex, after, limit) {
-      const position = guessPosition(namespace, vertex, after, before, limit);
+    async read(ctx, vertex, after, limit, wanted) {
+      const position = guessPosition(namespace, vertex, after, before, wanted);
       const last = ctx.validationGuesses.get(position);
       // The guessed peers' links are read while the slice is in flight: one round trip when the page has not changed.
       const early = last?.stable === true ? linkCellsOf(ctx, vertex, last.peers) : undefined;
       early?.catch(() => undefined); // awaited below unless the slice fails first
+      // A page whose last two reads found the same peers, all live, needs no slack for stale entries.
+      const cells = last?.stable === true && last.allLive ? Math.min(limit, wanted + 1) : limit;
       let page;
       try {
-        page = await pageOf(ctx, namespace, vertex, after, limit, before);
+        page = await pageOf(ctx, namespace, vertex, after, cells, before);
       } catch (e) {
         if (isStoreError(e) && e.code === 'read_failure') return derivedPage(ctx, vertex, after, limit);
         throw e;
@@ -104,12 +110,12 @@ export function recentIndexSource(type: string, direction: LinkDirection, before
       const missing = peers.filter((peer) => !byPeer.has(peer));
       ctx.observer.pageValidationGuess(early !== undefined && missing.length === 0);
       for (const [peer, cell] of await linkCellsOf(ctx, vertex, missing)) byPeer.set(peer, cell);
-      ctx.validationGuesses.remember(position, peers, last);
       const live = entries.map(({ peer, time }) => {
         const cell = byPeer.get(peer);
         const link = cell === undefined ? undefined : decodeLinkValue(cell.value);
         return link?.state === LinkState.ACTIVE && link.time === time ? neighbourOf(peer, link) : undefined;
       });
+      ctx.validationGuesses.remember(position, peers, !live.includes(undefined), last);
       return { cells: page.cells, live, exhausted: page.exhausted };
     },
   };

@@ -45,7 +45,7 @@ export async function scanNeighbours(ctx: ReadContext, source: NeighbourSource, 
   let request = cellsToAskFor(limit);
   for (let round = 1; ; round++) {
     request = Math.min(ctx.maxPageCells, request);
-    const page = await source.read(ctx, vertex, last, request);
+    const page = await source.read(ctx, vertex, last, request, limit - items.length);
     let consumed = 0;
     let taken = 0;
     while (consumed < page.cells.length && items.length < limit) {

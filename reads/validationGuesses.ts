@@ -12,17 +12,21 @@ export interface ValidationGuesses {
   /** What the last read at `position` found, if still kept: read its peers early only when `stable`. */
   get(position: string): Seen | undefined;
   /**
-   * What the slice at `position` held, after `last` (what `get` returned). A
-   * position is guessed at only once two reads in a row found the same peers
-   * there, so a page that keeps changing (a vertex gaining followers every
-   * moment) costs no wasted early reads. Pages of more than `maxPeers` peers are
-   * not kept: a scan reads each page once.
+   * What the slice at `position` held (its peers, and whether every entry was
+   * live), after `last` (what `get` returned). A position is guessed at only
+   * once two reads in a row found the same peers there (or one found a
+   * subset of the other's: a read that asked for fewer cells), so a page that
+   * keeps changing (a vertex gaining followers every moment) costs no wasted
+   * early reads. Pages of more than `maxPeers` peers are not kept: a scan
+   * reads each page once.
    */
-  remember(position: string, peers: readonly string[], last: Seen | undefined): void;
+  remember(position: string, peers: readonly string[], allLive: boolean, last: Seen | undefined): void;
 }
 
 export interface Seen {
   readonly peers: readonly string[];
+  /** Every entry of the slice was live. */
+  readonly allLive: boolean;
   /** The read before this one found the same peers. */
   readonly stable: boolean;
 }
@@ -37,25 +41,26 @@ export interface ValidationGuessesOptions {
   readonly nowMs: () => number;
 }
 
-/** The position of a page: its logical partition, the keys bounding its slice and how many cells it asks for. */
-export function guessPosition(namespace: string, vertex: string, after: Uint8Array | undefined, before: Uint8Array | undefined, cells: number): string {
+/** The position of a page: its logical partition, the keys bounding its slice and how many live neighbours it wants. */
+export function guessPosition(namespace: string, vertex: string, after: Uint8Array | undefined, before: Uint8Array | undefined, wanted: number): string {
   const hex = (k: Uint8Array | undefined) => (k === undefined ? '' : Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('hex'));
-  return `${namespace}\u0000${vertex}\u0000${hex(after)}\u0000${hex(before)}\u0000${cells}`;
+  return `${namespace}\u0000${vertex}\u0000${hex(after)}\u0000${hex(before)}\u0000${wanted}`;
 }
 
 export function createValidationGuesses(opts: ValidationGuessesOptions): ValidationGuesses {
   const cache = createBoundedTtlCache<Seen>(opts);
   return {
     get: (position) => cache.get(position)?.value,
-    remember(position, peers, last) {
+    remember(position, peers, allLive, last) {
       if (peers.length === 0 || peers.length > opts.maxPeers) return cache.delete(position);
-      cache.set(position, { peers, stable: last !== undefined && sameSet(last.peers, peers) });
+      cache.set(position, { peers, allLive, stable: last !== undefined && nested(last.peers, peers) });
     },
   };
 }
 
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  const set = new Set(a);
-  return b.every((x) => set.has(x));
+/** One set holds the other: the same page, read with fewer or more cells. */
+function nested(a: readonly string[], b: readonly string[]): boolean {
+  const [small, large] = a.length <= b.length ? [a, b] : [b, a];
+  const set = new Set(large);
+  return small.every((x) => set.has(x));
 }
