@@ -53,7 +53,7 @@ celebrity's split.
   --follows-per-user <n>     distinct Zipf-drawn follows per user (default 10)
   --zipf-exponent <f>        (default 1.1)
   --repeats <n>              measured repeats of every comparison (default 3)
-  --samples <n>              newest-page samples per side and repeat (default 300)
+  --samples <n>              newest-page samples per side and repeat (default 1000)
   --cold-pages <n>           first reads of the newest page of as many distinct popular Zipf users per side
                              and repeat (default 200; 0 skips)
   --page-limit <n>           newest-page size (default 50)
@@ -116,7 +116,7 @@ export function parseReadsArgs(argv: readonly string[]): ReadsBenchArgs {
     followsPerUser: int('follows-per-user', values['follows-per-user'], 10, 1, Math.max(1, Math.floor(users / 10))),
     zipfExponent: exponent,
     repeats: int('repeats', values.repeats, 3),
-    samples: int('samples', values.samples, 300),
+    samples: int('samples', values.samples, 1_000),
     coldPages: int('cold-pages', values['cold-pages'], 200, 0),
     pageLimit: int('page-limit', values['page-limit'], 50, 1, 1_000),
     scanPage: int('scan-page', values['scan-page'], 1_000, 1, 5_000),
