@@ -74,7 +74,10 @@ async function main(): Promise<void> {
   say(`run ${run.id}: topics ${run.config.topics.prefix}*, keyspace ${run.config.cassandra.keyspace}; scratch ${dir}`);
 
   const cleanup = async () => {
-    if (args.keep) return say(`--keep: keyspace ${run.config.cassandra.keyspace}, topics ${run.config.topics.prefix}* and ${dir} left in place`);
+    if (args.keep) {
+      await run.store.close(); // an open Cassandra session would keep the process from exiting
+      return say(`--keep: keyspace ${run.config.cassandra.keyspace}, topics ${run.config.topics.prefix}* and ${dir} left in place`);
+    }
     say(`cleaning up run ${run.id}…`);
     await run.cleanup();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -81,8 +81,10 @@ async function main(): Promise<void> {
   say(`run ${id}: topics ${config.topics.prefix}*, keyspace ${config.cassandra.keyspace}; wide: thresholdRows ${config.wide.thresholdRows}, thresholdBytes ${fmt(config.wide.thresholdBytes)}, directoryRefreshMs ${config.wide.directoryRefreshMs}, targetBucketBytes ${fmt(config.wide.targetBucketBytes)}, maxBuckets ${config.wide.maxBuckets}; runtime.writeRetryBudgetMs ${config.runtime.writeRetryBudgetMs}`);
 
   const cleanup = async () => {
-    if (args.keep) say(`--keep: keyspace ${config.cassandra.keyspace} and topics ${config.topics.prefix}* left in place (chain log and scratch files in ${dir})`);
-    else {
+    if (args.keep) {
+      await run.store.close(); // an open Cassandra session would keep the process from exiting
+      say(`--keep: keyspace ${config.cassandra.keyspace} and topics ${config.topics.prefix}* left in place (chain log and scratch files in ${dir})`);
+    } else {
       say(`cleaning up: topics ${config.topics.prefix}*, consumer groups, registry subjects, keyspace ${config.cassandra.keyspace}…`);
       await run.cleanup();
       fs.rmSync(dir, { recursive: true, force: true });
