@@ -254,7 +254,7 @@ async function expandHop(ctx: ReadContext, frontier: readonly string[], hop: Tra
 interface BatchWave {
   /** The batch was read and absorbed: `found` new vertices from its ids. */
   answered(found: number): void;
-  /** The batch is no longer in flight (answered, failed or abandoned). */
+  /** The batch is no longer in flight (answered, failed or abandoned); called once. */
   settle(): void;
 }
 
@@ -287,15 +287,12 @@ function createBatchWaves(cap: number) {
     start(ids: number): BatchWave {
       batchesInFlight++;
       idsInFlight += ids;
-      let settled = false;
       return {
         answered(n) {
           idsAnswered += ids;
           newFromAnswered += n;
         },
         settle() {
-          if (settled) return;
-          settled = true;
           batchesInFlight--;
           idsInFlight -= ids;
           const waiting = change;

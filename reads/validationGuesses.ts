@@ -27,7 +27,7 @@ export interface Seen {
   readonly peers: readonly string[];
   /** Every entry of the slice was live. */
   readonly allLive: boolean;
-  /** The read before this one found the same peers. */
+  /** The read before this one found the same peers (or one set held the other). */
   readonly stable: boolean;
 }
 

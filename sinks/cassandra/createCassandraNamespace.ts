@@ -12,10 +12,6 @@ import { collectChunks, writePartition } from './writePartition.ts';
 const SLICE_FETCH_ROWS = 5_001;
 
 /**
- * One namespace on Cassandra. Single writes are one-entry partition groups,
- * so put/delete and `mutateMany` share one write path (`writePartition`).
- */
-/**
  * The four reads of one namespace in one cell shape (with write times for
  * `NamespaceStore`, without for `NamespaceValues`), arguments checked first.
  */
@@ -64,6 +60,10 @@ export function createCassandraNamespaceValues(ns: NamespaceRuntime): NamespaceV
   return { namespace: ns.settings.name, ...namespaceReads(ns, VALUES) };
 }
 
+/**
+ * One namespace on Cassandra. Single writes are one-entry partition groups,
+ * so put/delete and `mutateMany` share one write path (`writePartition`).
+ */
 export function createCassandraNamespace(ns: NamespaceRuntime, features: StoreFeatures): NamespaceStore {
   const { settings, statements: cql, session } = ns;
   const name = settings.name;
