@@ -66,8 +66,10 @@ export function createCassandraSession(config: ParsedCassandraStoreConfig): Cass
     contactPoints: [...config.contactPoints],
     localDataCenter: config.localDataCenter,
     ...(config.credentials ? { credentials: { ...config.credentials } } : {}),
-    // Write times are bigint microseconds end to end.
-    encoding: { useBigIntAsLong: true },
+    // Write times are bigint microseconds end to end. Blobs are views of the response frame, not
+    // copies: every reader copies what it keeps (readCells' arena, ownBytes), so a second copy per
+    // cell only fed the garbage collector.
+    encoding: { useBigIntAsLong: true, copyBuffer: false },
     socketOptions: { readTimeout: config.requestTimeoutMs, connectTimeout: Math.min(config.requestTimeoutMs, 10_000) },
   });
   const options = { prepare: true, isIdempotent: true, consistency: CONSISTENCY[config.consistency] };
