@@ -3,14 +3,15 @@ import {
   decodeRecentKey,
   decodeVertexKey,
   deriveRecentPage,
-  encodeVertexKey,
+  isActiveAtInvertedTime,
   LinkState,
   linkNamespace,
+  recentKeyPeerBytes,
   recentNamespace,
   type LinkDirection,
   type LinkValue,
 } from '../sinks/namespaces/index.ts';
-import { isStoreError, type KeyValue } from '../sinks/store/index.ts';
+import { bytesKey, isStoreError, type KeyValue } from '../sinks/store/index.ts';
 import type { Neighbour, NeighbourOrder } from './EdgeReader.ts';
 import { pageBelow } from './PartitionReader.ts';
 import { getKeys, sampleOf, type ReadContext } from './ReadContext.ts';
@@ -72,10 +73,13 @@ function linkSource(type: string, direction: LinkDirection): NeighbourSource {
  * path leaves superseded entries behind (a re-add writes a new entry and never
  * deletes the old one; a remove deletes only the entry it knows of), so an
  * entry counts only if its link is ACTIVE with exactly the entry's time: the
- * links of a page are read together, one `getKeys` of the link partition.
- * When the last two reads of this page position found the same peers, their
- * links are read while the slice is in flight (ValidationGuesses): one round
- * trip; peers the guess lacks (the page changed since) are read after it.
+ * links of a page are read together, one `getKeys` of the link partition,
+ * keyed by the peer bytes of the entries themselves (an entry's key ends with
+ * the link's key) and compared byte by byte, so a scan decodes only the
+ * neighbours it returns. When the last two reads of this page position found
+ * the same peers, their links are read while the slice is in flight
+ * (ValidationGuesses): one round trip; peers the guess lacks (the page changed
+ * since) are read after it.
  *
  * When the index slice fails with `read_failure` (Cassandra gives up on a read
  * that crosses `tombstone_failure_threshold` row tombstones, e.g. after a bot
@@ -90,10 +94,11 @@ export function recentIndexSource(type: string, direction: LinkDirection, before
   return {
     namespace,
     async read(ctx, vertex, after, limit, wanted) {
+      const guesses = ctx.validationGuesses;
       const position = guessPosition(namespace, vertex, after, before, wanted);
-      const last = ctx.validationGuesses.get(position);
+      const last = guesses.get(position);
       // The guessed peers' links are read while the slice is in flight: one round trip when the page has not changed.
-      const early = last?.stable === true ? linkCellsOf(ctx, vertex, last.peers) : undefined;
+      const early = last?.stable === true ? linkCellsByPeer(ctx, vertex, last.peers) : undefined;
       early?.catch(() => undefined); // awaited below unless the slice fails first
       // A page whose last two reads found the same peers, all live, needs no slack for stale entries.
       const cells = last?.stable === true && last.allLive ? Math.min(limit, wanted + 1) : limit;
@@ -104,25 +109,25 @@ export function recentIndexSource(type: string, direction: LinkDirection, before
         if (isStoreError(e) && e.code === 'read_failure') return derivedPage(ctx, vertex, after, limit);
         throw e;
       }
-      const entries = page.cells.map((cell) => decodeRecentKey(cell.key));
-      const peers = [...new Set(entries.map((e) => e.peer))];
+      const peerKeys = page.cells.map((cell) => recentKeyPeerBytes(cell.key));
+      // Peers by their key bytes (Latin-1): an index may hold a peer twice (a stale entry), its link is read once.
+      const peers = peerKeys.map(bytesKey);
       const byPeer = early === undefined ? new Map<string, KeyValue | undefined>() : await early;
-      const missing = peers.filter((peer) => !byPeer.has(peer));
+      const missing = [...new Set(peers.filter((peer) => !byPeer.has(peer)))];
       ctx.observer.pageValidationGuess(early !== undefined && missing.length === 0);
-      for (const [peer, cell] of await linkCellsOf(ctx, vertex, missing)) byPeer.set(peer, cell);
-      const live = entries.map(({ peer, time }) => {
-        const cell = byPeer.get(peer);
-        const link = cell === undefined ? undefined : decodeLinkValue(cell.value);
-        return link?.state === LinkState.ACTIVE && link.time === time ? neighbourOf(peer, link) : undefined;
+      const found = await linkCellsByPeer(ctx, vertex, missing);
+      const live = page.cells.map((cell, i) => {
+        const link = byPeer.get(peers[i] as string) ?? found.get(peers[i] as string);
+        return link !== undefined && isActiveAtInvertedTime(link.value, cell.key) ? neighbourOf(decodeVertexKey(peerKeys[i] as Uint8Array), decodeLinkValue(link.value)) : undefined;
       });
-      ctx.validationGuesses.remember(position, peers, !live.includes(undefined), last);
+      if (peers.length <= guesses.maxPeers) guesses.remember(position, [...new Set(peers)], !live.includes(undefined), last);
       return { cells: page.cells, live, exhausted: page.exhausted };
     },
   };
 
-  /** The link cells of `peers` by peer: one `getKeys` of the link partition (none for no peers). */
-  async function linkCellsOf(ctx: ReadContext, vertex: string, peers: readonly string[]): Promise<Map<string, KeyValue | undefined>> {
-    const cells = await getKeys(ctx, links, vertex, peers.map(encodeVertexKey));
+  /** The link cells of `peers` (Latin-1 key bytes) by peer: one `getKeys` of the link partition (none for no peers). */
+  async function linkCellsByPeer(ctx: ReadContext, vertex: string, peers: readonly string[]): Promise<Map<string, KeyValue | undefined>> {
+    const cells = await getKeys(ctx, links, vertex, peers.map((peer) => Buffer.from(peer, 'latin1')));
     // Validation reads return nothing themselves: the items count against the index page.
     ctx.counters.record(links, vertex, sampleOf(cells, 0));
     return new Map(peers.map((peer, i) => [peer, cells[i]] as const));

@@ -9,6 +9,8 @@ import { createBoundedTtlCache } from '../sinks/caches/createBoundedTtlCache.ts'
  * rows or a round trip, never a wrong page.
  */
 export interface ValidationGuesses {
+  /** Most peers a kept guess holds: a bigger page is never guessed at, so its read need not name its peers. */
+  readonly maxPeers: number;
   /** What the last read at `position` found, if still kept: read its peers early only when `stable`. */
   get(position: string): Seen | undefined;
   /**
@@ -24,6 +26,7 @@ export interface ValidationGuesses {
 }
 
 export interface Seen {
+  /** The peers of the slice, distinct, each as its link key's bytes in Latin-1 (`bytesKey`). */
   readonly peers: readonly string[];
   /** Every entry of the slice was live. */
   readonly allLive: boolean;
@@ -50,6 +53,7 @@ export function guessPosition(namespace: string, vertex: string, after: Uint8Arr
 export function createValidationGuesses(opts: ValidationGuessesOptions): ValidationGuesses {
   const cache = createBoundedTtlCache<Seen>(opts);
   return {
+    maxPeers: opts.maxPeers,
     get: (position) => cache.get(position)?.value,
     remember(position, peers, allLive, last) {
       if (peers.length === 0 || peers.length > opts.maxPeers) return cache.delete(position);

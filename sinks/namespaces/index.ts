@@ -66,9 +66,9 @@ export {
   encodeDegreeMirrorMarkerKey,
 } from './degreeMirror.ts';
 export { edgestreamNamespaces } from './edgestreamNamespaces.ts';
-export { LINK_VALUE_VERSION, LinkState, decodeLinkValue, encodeLinkValue, isActiveLinkValue, type LinkValue } from './linkValue.ts';
+export { LINK_VALUE_VERSION, LinkState, decodeLinkValue, encodeLinkValue, isActiveAtInvertedTime, isActiveLinkValue, type LinkValue } from './linkValue.ts';
 export { decodeVertexKey, encodeVertexKey } from './vertexKey.ts';
-export { MAX_TIME, decodeRecentKey, encodeRecentKey, invertTime } from './recentKey.ts';
+export { MAX_TIME, decodeRecentKey, encodeRecentKey, invertTime, recentKeyPeerBytes } from './recentKey.ts';
 export { deriveRecentPage, recentEntryOfLink, type DerivedRecentPage, type LinkPager } from './deriveRecentPage.ts';
 export { EDGE_ID_SEPARATOR, edgePropsId } from './edgePropsId.ts';
 export {

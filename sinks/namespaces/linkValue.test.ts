@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareBytes } from '../store/compareBytes.ts';
-import { decodeLinkValue, encodeLinkValue, isActiveLinkValue, LinkState, MAX_LINK_DATA_BYTES, type LinkValue } from './linkValue.ts';
+import { decodeLinkValue, encodeLinkValue, isActiveAtInvertedTime, isActiveLinkValue, LinkState, MAX_LINK_DATA_BYTES, type LinkValue } from './linkValue.ts';
+import { decodeRecentKey, encodeRecentKey, MAX_TIME } from './recentKey.ts';
 import { isNamespaceCodecError } from './NamespaceCodecError.ts';
 
 const state = fc.constantFrom(LinkState.ACTIVE, LinkState.HIDDEN, LinkState.REMOVED);
@@ -30,6 +31,24 @@ describe('LinkValue', () => {
     const bytes = encodeLinkValue({ state: 'HIDDEN', time: 0x0102n, mutationId: 'm1', data: Uint8Array.from([0xaa, 0xbb]) });
     expect([...bytes]).toEqual([0x02, 0x02, 0, 0, 0, 0, 0, 0, 0x01, 0x02, 0x02, 0xaa, 0xbb, 0x6d, 0x31]);
     expect([...encodeLinkValue({ state: 'REMOVED', time: 1n, mutationId: '' })]).toEqual([0x02, 0x03, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x00]);
+  });
+
+  it('isActiveAtInvertedTime is "ACTIVE with the entry\'s time" of the decoded link and recent key, byte by byte', () => {
+    const entryTime = fc.bigInt({ min: 0n, max: MAX_TIME });
+    fc.assert(
+      fc.property(linkValue, entryTime, fc.boolean(), (v, t, same) => {
+        const key = encodeRecentKey(same && v.time <= MAX_TIME ? v.time : t, 'peer');
+        const { time } = decodeRecentKey(key);
+        expect(isActiveAtInvertedTime(encodeLinkValue(v), key)).toBe(v.state === LinkState.ACTIVE && v.time === time);
+      }),
+    );
+    // Times one bit apart, in the first byte and the last: only the exact time matches.
+    const at = (t: bigint) => encodeLinkValue({ state: LinkState.ACTIVE, time: t, mutationId: 'm' });
+    expect(isActiveAtInvertedTime(at(2n ** 62n), encodeRecentKey(2n ** 62n, 'p'))).toBe(true);
+    expect(isActiveAtInvertedTime(at(2n ** 62n + 1n), encodeRecentKey(2n ** 62n, 'p'))).toBe(false);
+    expect(isActiveAtInvertedTime(at(2n ** 63n), encodeRecentKey(0n, 'p'))).toBe(false);
+    expect(isActiveAtInvertedTime(encodeV1({ state: 'ACTIVE', time: 7n, mutationId: 'm' }), encodeRecentKey(7n, 'p'))).toBe(true);
+    expect(() => isActiveAtInvertedTime(Uint8Array.from([0x09, 0x01]), encodeRecentKey(7n, 'p'))).toThrow(/unknown version/);
   });
 
   it('isActiveLinkValue agrees with the decoded state for every v2 and v1 value, and refuses what decoding refuses', () => {

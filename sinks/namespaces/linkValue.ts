@@ -65,6 +65,20 @@ export function isActiveLinkValue(bytes: Uint8Array): boolean {
   return known && bytes[1] === 0x01 ? true : decodeLinkValue(bytes).state === LinkState.ACTIVE;
 }
 
+/**
+ * Whether a link value is ACTIVE with exactly the edge time whose inverted
+ * form (invTime, u64 BE: a `*_recent` key's first 8 bytes) is `invertedTime`,
+ * byte by byte and without decoding: for t in [0, 2^63 - 1], invTime(t) =
+ * (2^63 - 1) - t = t XOR (2^63 - 1). A value that is not a valid link value
+ * throws what `decodeLinkValue` throws.
+ */
+export function isActiveAtInvertedTime(bytes: Uint8Array, invertedTime: Uint8Array): boolean {
+  if (!isActiveLinkValue(bytes)) return false;
+  if ((bytes[2] as number) ^ 0x7f ^ (invertedTime[0] as number)) return false;
+  for (let i = 1; i < 8; i++) if ((bytes[2 + i] as number) ^ 0xff ^ (invertedTime[i] as number)) return false;
+  return true;
+}
+
 export function decodeLinkValue(bytes: Uint8Array): LinkValue {
   const version = bytes[0];
   if (version !== 0x01 && version !== 0x02) {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareBytes } from '../store/compareBytes.ts';
-import { decodeRecentKey, encodeRecentKey, invertTime, MAX_TIME } from './recentKey.ts';
+import { encodeVertexKey } from './vertexKey.ts';
+import { decodeRecentKey, encodeRecentKey, invertTime, MAX_TIME, recentKeyPeerBytes } from './recentKey.ts';
 
 const time = fc.bigInt({ min: 0n, max: MAX_TIME });
 const peer = fc.string({ unit: 'grapheme', maxLength: 12 });
@@ -18,6 +19,16 @@ describe('recentKey', () => {
         expect(decodeRecentKey(encodeRecentKey(t, p))).toEqual({ time: t, peer: p });
       }),
     );
+  });
+
+  it('holds the peer\'s link key after the time (recentKeyPeerBytes), and refuses what decoding refuses', () => {
+    fc.assert(
+      fc.property(time, peer, (t, p) => {
+        expect(recentKeyPeerBytes(encodeRecentKey(t, p))).toEqual(encodeVertexKey(p));
+      }),
+    );
+    expect(() => recentKeyPeerBytes(Uint8Array.from([0, 1, 2]))).toThrow(/at least 8 bytes/);
+    expect(() => recentKeyPeerBytes(Uint8Array.from([0x80, 0, 0, 0, 0, 0, 0, 0, 0x61]))).toThrow(/above 2\^63-1/);
   });
 
   it('sorts newer times first under unsigned lexicographic order, whatever the peers', () => {

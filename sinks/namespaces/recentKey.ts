@@ -27,8 +27,22 @@ export function encodeRecentKey(time: bigint, peer: string): Uint8Array {
 }
 
 export function decodeRecentKey(bytes: Uint8Array): { readonly time: bigint; readonly peer: string } {
+  checkRecentKey(bytes);
+  return { time: MAX_TIME - readU64(bytes, 0), peer: decodeUtf8(bytes.subarray(TIME_BYTES), CODEC) };
+}
+
+/**
+ * The peer's bytes in a `*_recent` key, as a view (no copy, no decoding): the
+ * link namespace keys the same peer by exactly these bytes (`encodeVertexKey`),
+ * so a page validates its entries without a string per peer.
+ */
+export function recentKeyPeerBytes(bytes: Uint8Array): Uint8Array {
+  checkRecentKey(bytes);
+  return bytes.subarray(TIME_BYTES);
+}
+
+function checkRecentKey(bytes: Uint8Array): void {
   if (bytes.length < TIME_BYTES) throw new NamespaceCodecError(CODEC, `needs at least ${TIME_BYTES} bytes, got ${bytes.length}`);
-  const inverted = readU64(bytes, 0);
-  if (inverted > MAX_TIME) throw new NamespaceCodecError(CODEC, `inverted time ${inverted} is above 2^63-1`);
-  return { time: MAX_TIME - inverted, peer: decodeUtf8(bytes.subarray(TIME_BYTES), CODEC) };
+  // invTime(t) <= 2^63 - 1: the top bit of its first byte is clear.
+  if ((bytes[0] as number) > 0x7f) throw new NamespaceCodecError(CODEC, `inverted time ${readU64(bytes, 0)} is above 2^63-1`);
 }
