@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{streams,schemas,processors,sinks,stack,cli,reads,metrics,server}/**/*.test.ts'],
+          include: ['{streams,schemas,processors,sinks,stack,cli,reads,metrics,server,bench}/**/*.test.ts'],
           environment: 'node',
         },
       },

@@ -1,9 +1,10 @@
 import { createRandom } from '../../cli/workload/createRandom.ts';
 import { createZipfSampler } from '../../cli/workload/createZipfSampler.ts';
 import { EdgeOp, type EdgeMutation } from '../../schemas/index.ts';
+import { scrambledId } from '../shared/scrambledId.ts';
 
 /**
- * The social graph the traversal runs on: user u (`zu-<u>`) follows
+ * The social graph the traversal runs on: user u (`zipfUser(u)`) follows
  * `followsPerUser` distinct others drawn by Zipf rank (rank 0 the most
  * followed), so out-degrees are equal and in-degrees Zipf-distributed.
  * Deterministic for a seed; streamed, nothing kept but one user's follows.
@@ -18,7 +19,8 @@ export interface ZipfGraph {
   readonly baseTime: bigint;
 }
 
-export const zipfUser = (rank: number): string => `zu-${rank}`;
+/** User of Zipf rank `rank`: ids in key order unrelated to rank and follow order (bench/shared/scrambledId). */
+export const zipfUser = (rank: number): string => scrambledId('zu', rank, 0);
 
 export const zipfEdges = (g: ZipfGraph): number => g.users * g.followsPerUser;
 

@@ -1,5 +1,6 @@
 import { EdgeOp, type EdgeMutation } from '../../schemas/index.ts';
 import { LinkState, type LinkValue } from '../../sinks/namespaces/index.ts';
+import { mix32, scrambledId } from '../shared/scrambledId.ts';
 
 /**
  * The two celebrities of the bench, as the edge events that made them:
@@ -25,21 +26,18 @@ export interface Celebrity {
 /** 1 ms between consecutive events of one celebrity. */
 const STEP = 1_000n;
 
-export const followerOf = (c: Celebrity, i: number): string => `fan-${c.label.toLowerCase()}-${i.toString().padStart(7, '0')}`;
+/** Another hash than isRemoved's, so the removed followers are not the ones first in key order. */
+const ID_SALT = 1_000_003;
+
+/** Follower i: ids in key order unrelated to follow order, as in a real graph (bench/shared/scrambledId). */
+export const followerOf = (c: Celebrity, i: number): string => scrambledId(`fan-${c.label.toLowerCase()}`, i, c.seed + ID_SALT);
 export const followTime = (c: Celebrity, i: number): bigint => c.baseTime + BigInt(i) * STEP;
 /** Every unfollow comes after every follow, in follow order. */
 export const unfollowTime = (c: Celebrity, i: number): bigint => c.baseTime + BigInt(c.links + i) * STEP;
 
 /** Whether follow i of `c` is later removed (a seeded 32-bit hash of i, uniform). */
 export function isRemoved(c: Celebrity, i: number): boolean {
-  if (c.removeRatio <= 0) return false;
-  let h = Math.imul(i ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(c.seed + 1, 0xc2b2ae35);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x7feb352d);
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x846ca68b);
-  h ^= h >>> 16;
-  return (h >>> 0) / 2 ** 32 < c.removeRatio;
+  return c.removeRatio > 0 && mix32(i, c.seed) / 2 ** 32 < c.removeRatio;
 }
 
 export function countRemoved(c: Celebrity): number {
