@@ -2,7 +2,7 @@ import type cassandra from 'cassandra-driver';
 import pLimit from 'p-limit';
 import { evenBatches } from '../../reads/evenBatches.ts';
 import { qualifiedTable } from '../../sinks/cassandra/schemaCql.ts';
-import { decodeLinkValue, decodeRecentKey, decodeVertexKey, LinkState, linkNamespace, reverseRecentNamespace, type LinkDirection } from '../../sinks/namespaces/index.ts';
+import { decodeLinkValue, decodeRecentKey, decodeVertexKey, isActiveAtInvertedTime, LinkState, linkNamespace, reverseRecentNamespace, type LinkDirection } from '../../sinks/namespaces/index.ts';
 
 /**
  * The store's physical limit for each read the bench compares: the raw
@@ -28,6 +28,9 @@ const bytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, 
 export function createRawReads(client: cassandra.Client, keyspace: string, edgeType: string) {
   const recentIn = qualifiedTable(keyspace, reverseRecentNamespace(edgeType));
   const pageCql = `SELECT key FROM ${recentIn} WHERE id = ? LIMIT ?`;
+  const validateCql = `SELECT key, value FROM ${qualifiedTable(keyspace, linkNamespace(edgeType, 'in'))} WHERE id = ? AND key IN ?`;
+  /** Per vertex, the peers the last validated page held: read together with the next slice, as edgestream's guesses do. */
+  const lastPeers = new Map<string, Buffer[]>();
   const scanCql = `SELECT key FROM ${recentIn} WHERE id = ?`;
   const linkCql = (direction: LinkDirection) => {
     const table = qualifiedTable(keyspace, linkNamespace(edgeType, direction));
@@ -43,6 +46,33 @@ export function createRawReads(client: cassandra.Client, keyspace: string, edgeT
     async newestIn(vertex: string, limit: number): Promise<RawNeighbour[]> {
       const rs = await client.execute(pageCql, [vertex, limit], { prepare: true, fetchSize: limit });
       return rs.rows.map((r) => decodeRecentKey(bytes(r['key'] as Buffer)));
+    },
+
+    /**
+     * The least work a *validated* newest page needs (the reference for the
+     * index design, not the store's limit): the slice of `T_in_recent` and one
+     * `key IN ?` read of those peers' links in `T_in`, which must be ACTIVE at
+     * the entry's time. The peers of the vertex's last page are read while the
+     * slice is in flight (one round trip, as edgestream's validation guesses);
+     * peers they lack are read after it.
+     */
+    async newestInValidated(vertex: string, limit: number): Promise<RawNeighbour[]> {
+      const guess = lastPeers.get(vertex);
+      const early = guess === undefined ? undefined : client.execute(validateCql, [vertex, guess], { prepare: true, fetchSize: guess.length });
+      const rs = await client.execute(pageCql, [vertex, limit], { prepare: true, fetchSize: limit });
+      const keys = rs.rows.map((r) => r['key'] as Buffer);
+      const peers = keys.map((k) => k.subarray(8));
+      const links = new Map<string, Buffer>();
+      for (const r of (await early)?.rows ?? []) links.set((r['key'] as Buffer).toString('latin1'), r['value'] as Buffer);
+      const missing = peers.filter((p) => !links.has(p.toString('latin1')));
+      if (missing.length > 0) for (const r of (await client.execute(validateCql, [vertex, missing], { prepare: true, fetchSize: missing.length })).rows) links.set((r['key'] as Buffer).toString('latin1'), r['value'] as Buffer);
+      lastPeers.set(vertex, peers);
+      const page: RawNeighbour[] = [];
+      keys.forEach((key, i) => {
+        const link = links.get((peers[i] as Buffer).toString('latin1'));
+        if (link !== undefined && isActiveAtInvertedTime(bytes(link), bytes(key))) page.push(decodeRecentKey(bytes(key)));
+      });
+      return page;
     },
 
     /** Every in-neighbour newest first: `T_in_recent` paged with `fetchSize`; `onRow` sees each one. */

@@ -41,8 +41,8 @@ const METHOD = {
   reader: 'what `edgestream serve` builds (cli/openReader): reads/createEdgeReader over reads/split/createServingPartitions with read counters on, in this process; a fresh one after the split',
   raw: 'a cassandra-driver Client in this process, prepared statements on the tables edgestream wrote: newest page = SELECT key FROM follows_in_recent WHERE id=? LIMIT ? (one slice); full scan = SELECT key FROM follows_in_recent WHERE id=? paged with fetchSize --raw-fetch-size; traversal = SELECT key, value FROM follows_<dir> WHERE id=? [AND key > ?] LIMIT ? per frontier vertex, breadth first, the same cap, page size and concurrency as the reader\'s traversal, and (raw batched) the same with a frontier of more than one vertex first read in edgestream\'s batches: ceil(n/64) even batches of SELECT id, key, value FROM follows_<dir> WHERE id IN ? PER PARTITION LIMIT ? LIMIT ? (min(page size, 128, what the cap wants) per partition, unpaged) started in edgestream\'s waves (2 batches, then only while those in flight are not expected to fill the cap at the new vertices per id seen), a partition with a full first page then paged on its own. After the split the raw reads still read the original partitions (the split leaves them in place): the physical limit of one slice or one paged partition.',
   quiet: 'before every comparison the bench waits until Cassandra has had no flush or compaction active or pending for 3 s (sinks/cassandra/waitForQuietCassandra), at most 180 s',
-  newestPage: 'per repeat, --samples pairs of calls one at a time, edgestream and raw alternating per sample (and which goes first); 5 warm-up pairs; the two pages must hold the same peers; wall time per call, nearest-rank quantiles. The same page is read again and again, so from its third read the reader validates while the slice is in flight (reads/validationGuesses)',
-  coldNewestPage: 'before the split, per repeat, the newest page of --cold-pages distinct Zipf users (ranks repeat·n … repeat·n + n − 1, the most followed), each read once by each side, alternating per vertex and which goes first: pages the reader never read, so slice and validation run one after the other',
+  newestPage: 'per repeat, --samples triples of calls one at a time (edgestream, the raw slice, the raw validated page), the order rotating per sample; 5 warm-up triples; the three pages must hold the same peers; wall time per call, nearest-rank quantiles. The same page is read again and again, so from its third read the reader validates while the slice is in flight (reads/validationGuesses). Raw validated (a reference for the index design, not the store\'s limit) = the same slice and one SELECT key, value FROM follows_in WHERE id=? AND key IN ? of its peers (ACTIVE at the entry\'s time), the previous page\'s peers read while the slice is in flight',
+  coldNewestPage: 'before the split, per repeat, the newest page of --cold-pages distinct Zipf users (ranks repeat·n … repeat·n + n − 1, the most followed), each read once by each side (edgestream, raw slice, raw validated), the order rotating per vertex: pages neither validating side read before, so slice and validation run one after the other',
   fullScan: 'per repeat, the reader\'s newest-first scan in pages of --scan-page through cursors (bench/wide/fullScan) and the raw paged read, which goes first alternating per repeat; both keep a SHA-256 of (peer, time) in order, which must be equal; reader RSS: full GC, baseline, VmHWM reset via /proc/self/clear_refs, VmHWM after',
   traversal: 'per repeat, from each of --starts Zipf-drawn start vertices (the same list every repeat), reader.traverse(start, --hops of follows, { perHopCap: --hop-cap, concurrency: reads.traversal.concurrencyPerReplicaSet, pageSize: min(cap, 1000) }) and the two raw breadth-first reads (per partition, batched), the order of the three rotating per start; queries per hop from the result\'s per-hop stats and each raw side\'s count',
   fixedRate: 'per repeat, three open-loop blocks of --http-seconds at --rate requests/s with at most --connections in flight (bench/reads/openLoop: latency from when a request was due, so queueing counts): GET /v1/vertices/<celebrity>/in/follows?limit=<page> on a real `edgestream serve` child process (its own node, the run\'s config, per-address rate limit raised) over keep-alive connections, the same reader.in call on the library in this process, and the raw slice; block order rotates per repeat; overhead = HTTP minus library at the same offered load',
@@ -60,6 +60,9 @@ function summarisePhase(p: PhaseFigures) {
       raw: { p50Ms: over(p.pages, (r) => r.raw.p50Ms), p99Ms: over(p.pages, (r) => r.raw.p99Ms) },
       p50_vs_raw: over(p.pages, (r) => ratio(r.edgestream.p50Ms, r.raw.p50Ms)),
       p99_vs_raw: over(p.pages, (r) => ratio(r.edgestream.p99Ms, r.raw.p99Ms)),
+      rawValidated: { p50Ms: over(p.pages, (r) => r.rawValidated.p50Ms), p99Ms: over(p.pages, (r) => r.rawValidated.p99Ms) },
+      p50_vs_raw_validated: over(p.pages, (r) => ratio(r.edgestream.p50Ms, r.rawValidated.p50Ms)),
+      raw_validated_p50_vs_raw: over(p.pages, (r) => ratio(r.rawValidated.p50Ms, r.raw.p50Ms)),
     },
     ...(p.coldPages
       ? {
@@ -68,6 +71,9 @@ function summarisePhase(p: PhaseFigures) {
             raw: { p50Ms: over(p.coldPages, (r) => r.raw.p50Ms), p99Ms: over(p.coldPages, (r) => r.raw.p99Ms) },
             p50_vs_raw: over(p.coldPages, (r) => ratio(r.edgestream.p50Ms, r.raw.p50Ms)),
             p99_vs_raw: over(p.coldPages, (r) => ratio(r.edgestream.p99Ms, r.raw.p99Ms)),
+            rawValidated: { p50Ms: over(p.coldPages, (r) => r.rawValidated.p50Ms), p99Ms: over(p.coldPages, (r) => r.rawValidated.p99Ms) },
+            p50_vs_raw_validated: over(p.coldPages, (r) => ratio(r.edgestream.p50Ms, r.rawValidated.p50Ms)),
+            raw_validated_p50_vs_raw: over(p.coldPages, (r) => ratio(r.rawValidated.p50Ms, r.raw.p50Ms)),
           },
         }
       : {}),
@@ -180,12 +186,14 @@ export function printSummary(r: ReadsBenchResult): void {
       `    raw        p50 ${list(s.newestPage.raw.p50Ms, ' ms')}; p99 ${list(s.newestPage.raw.p99Ms, ' ms')}`,
       `    p50_vs_raw ${list(s.newestPage.p50_vs_raw)} — target ≤ ${TARGETS.pageP50VsRaw}: ${mark(t.newestPageP50VsRaw.met)}`,
       `    p99_vs_raw ${list(s.newestPage.p99_vs_raw)} — target ≤ ${TARGETS.pageP99VsRaw}: ${mark(t.newestPageP99VsRaw.met)}`,
+      `    raw validated (slice + key IN of its links) p50 ${list(s.newestPage.rawValidated.p50Ms, ' ms')}; p99 ${list(s.newestPage.rawValidated.p99Ms, ' ms')}: ${list(s.newestPage.raw_validated_p50_vs_raw)} × raw; edgestream p50_vs_raw_validated ${list(s.newestPage.p50_vs_raw_validated)}`,
       ...(s.coldNewestPage
         ? [
             `  first read of a newest-${r.args.pageLimit} page, ${r.args.coldPages} popular Zipf users per side and repeat (nothing to guess from)`,
             `    edgestream p50 ${list(s.coldNewestPage.edgestream.p50Ms, ' ms')}; p99 ${list(s.coldNewestPage.edgestream.p99Ms, ' ms')}`,
             `    raw        p50 ${list(s.coldNewestPage.raw.p50Ms, ' ms')}; p99 ${list(s.coldNewestPage.raw.p99Ms, ' ms')}`,
             `    p50_vs_raw ${list(s.coldNewestPage.p50_vs_raw)}; p99_vs_raw ${list(s.coldNewestPage.p99_vs_raw)}`,
+            `    raw validated p50 ${list(s.coldNewestPage.rawValidated.p50Ms, ' ms')}: ${list(s.coldNewestPage.raw_validated_p50_vs_raw)} × raw; edgestream p50_vs_raw_validated ${list(s.coldNewestPage.p50_vs_raw_validated)}`,
           ]
         : []),
       `  full newest-first scan (edgestream pages of ${r.args.scanPage}, raw fetchSize ${r.args.rawFetchSize})`,
