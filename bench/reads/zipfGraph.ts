@@ -1,7 +1,7 @@
 import { createRandom } from '../../cli/workload/createRandom.ts';
 import { createZipfSampler } from '../../cli/workload/createZipfSampler.ts';
 import { EdgeOp, type EdgeMutation } from '../../schemas/index.ts';
-import { scrambledId } from '../shared/scrambledId.ts';
+import { scrambledId } from '../../cli/workload/scrambledId.ts';
 
 /**
  * The social graph the traversal runs on: user u (`zipfUser(u)`) follows
@@ -19,7 +19,7 @@ export interface ZipfGraph {
   readonly baseTime: bigint;
 }
 
-/** User of Zipf rank `rank`: ids in key order unrelated to rank and follow order (bench/shared/scrambledId). */
+/** User of Zipf rank `rank`: ids in key order unrelated to rank and follow order (cli/workload/scrambledId). */
 export const zipfUser = (rank: number): string => scrambledId('zu', rank, 0);
 
 export const zipfEdges = (g: ZipfGraph): number => g.users * g.followsPerUser;

@@ -1,6 +1,6 @@
 import { EdgeOp, type EdgeMutation } from '../../schemas/index.ts';
 import { LinkState, type LinkValue } from '../../sinks/namespaces/index.ts';
-import { mix32, scrambledId } from '../shared/scrambledId.ts';
+import { mix32, scrambledId } from '../../cli/workload/scrambledId.ts';
 
 /**
  * The two celebrities of the bench, as the edge events that made them:
@@ -29,7 +29,7 @@ const STEP = 1_000n;
 /** Another hash than isRemoved's, so the removed followers are not the ones first in key order. */
 const ID_SALT = 1_000_003;
 
-/** Follower i: ids in key order unrelated to follow order, as in a real graph (bench/shared/scrambledId). */
+/** Follower i: ids in key order unrelated to follow order, as in a real graph (cli/workload/scrambledId). */
 export const followerOf = (c: Celebrity, i: number): string => scrambledId(`fan-${c.label.toLowerCase()}`, i, c.seed + ID_SALT);
 export const followTime = (c: Celebrity, i: number): bigint => c.baseTime + BigInt(i) * STEP;
 /** Every unfollow comes after every follow, in follow order. */

@@ -24,6 +24,7 @@ import { openStore } from '../openStore.ts';
 import { createProgress } from '../progress.ts';
 import { createRandom } from '../workload/createRandom.ts';
 import { createZipfSampler } from '../workload/createZipfSampler.ts';
+import { scrambledId } from '../workload/scrambledId.ts';
 
 export interface DemoOptions {
   readonly followers: number;
@@ -161,7 +162,8 @@ async function publishGraph(producer: ReturnType<typeof createEdgeProducer>, o: 
     }
   };
   for (let i = 0; i < o.users * 5; i++) await send(`user${Math.floor(random() * o.users)}`, `user${zipf()}`);
-  for (let i = 0; i < o.followers; i++) await send(`fan${i}`, CELEBRITY);
+  // Follower ids that sort unrelated to follow order, as in a real graph: the newest followers are spread over the link partition.
+  for (let i = 0; i < o.followers; i++) await send(scrambledId('fan', i, 0), CELEBRITY);
   await producer.flush();
   progress.add(sent % 2_000);
   progress.done();
