@@ -98,7 +98,7 @@ export function recentIndexSource(type: string, direction: LinkDirection, before
       const position = guessPosition(namespace, vertex, after, before, wanted);
       const last = guesses.get(position);
       // The guessed peers' links are read while the slice is in flight: one round trip when the page has not changed.
-      const early = last?.stable === true ? linkCellsByPeer(ctx, vertex, last.peers) : undefined;
+      const early = last?.stable === true ? linkCellsOf(ctx, vertex, new Map(last.peers.map((peer) => [peer, Buffer.from(peer, 'latin1')]))) : undefined;
       early?.catch(() => undefined); // awaited below unless the slice fails first
       // A page whose last two reads found the same peers, all live, needs no slack for stale entries.
       const cells = last?.stable === true && last.allLive ? Math.min(limit, wanted + 1) : limit;
@@ -113,11 +113,15 @@ export function recentIndexSource(type: string, direction: LinkDirection, before
       // Peers by their key bytes (Latin-1): an index may hold a peer twice (a stale entry), its link is read once.
       const peers = peerKeys.map(bytesKey);
       const byPeer = early === undefined ? new Map<string, KeyValue | undefined>() : await early;
-      const missing = [...new Set(peers.filter((peer) => !byPeer.has(peer)))];
-      ctx.observer.pageValidationGuess(early !== undefined && missing.length === 0);
-      const found = await linkCellsByPeer(ctx, vertex, missing);
+      // The distinct peers the guess did not cover, each read by its entry's own key bytes.
+      const missing = new Map<string, Uint8Array>();
+      peers.forEach((peer, i) => {
+        if (!byPeer.has(peer)) missing.set(peer, peerKeys[i] as Uint8Array);
+      });
+      ctx.observer.pageValidationGuess(early !== undefined && missing.size === 0);
+      for (const [peer, cell] of await linkCellsOf(ctx, vertex, missing)) byPeer.set(peer, cell);
       const live = page.cells.map((cell, i) => {
-        const link = byPeer.get(peers[i] as string) ?? found.get(peers[i] as string);
+        const link = byPeer.get(peers[i] as string);
         return link !== undefined && isActiveAtInvertedTime(link.value, cell.key) ? neighbourOf(decodeVertexKey(peerKeys[i] as Uint8Array), decodeLinkValue(link.value)) : undefined;
       });
       if (peers.length <= guesses.maxPeers) guesses.remember(position, [...new Set(peers)], !live.includes(undefined), last);
@@ -125,12 +129,12 @@ export function recentIndexSource(type: string, direction: LinkDirection, before
     },
   };
 
-  /** The link cells of `peers` (Latin-1 key bytes) by peer: one `getKeys` of the link partition (none for no peers). */
-  async function linkCellsByPeer(ctx: ReadContext, vertex: string, peers: readonly string[]): Promise<Map<string, KeyValue | undefined>> {
-    const cells = await getKeys(ctx, links, vertex, peers.map((peer) => Buffer.from(peer, 'latin1')));
+  /** The link cell of each peer (Latin-1 name → its link key) by peer: one `getKeys` of the link partition (none for no peers). */
+  async function linkCellsOf(ctx: ReadContext, vertex: string, keysByPeer: ReadonlyMap<string, Uint8Array>): Promise<Map<string, KeyValue | undefined>> {
+    const cells = await getKeys(ctx, links, vertex, [...keysByPeer.values()]);
     // Validation reads return nothing themselves: the items count against the index page.
     ctx.counters.record(links, vertex, sampleOf(cells, 0));
-    return new Map(peers.map((peer, i) => [peer, cells[i]] as const));
+    return new Map([...keysByPeer.keys()].map((peer, i) => [peer, cells[i]] as const));
   }
 
   /**
