@@ -41,5 +41,6 @@ export function registerRuntimeMetrics(registry: Registry, stages: readonly Stag
   perStage('edgestream_store_mutations_total', 'Mutations handed to the store (after link-cache suppression).', (m) => m.mutations);
   perStage('edgestream_retries_total', 'Back-offs slept by read, write and emit retries.', (m) => m.retries);
   perStage('edgestream_emitted_events_total', 'Events published by the stage (cascade events, chain events).', (m) => m.emitted);
+  perStage('edgestream_forwarded_records_total', "Records found outside their routing key's partition and forwarded to it (link ops keyed otherwise than by src).", (m) => m.forwarded);
   perStage('edgestream_batch_retries_total', 'Chunks re-delivered because a repair/DLQ hand-off failed or the schema registry was down.', (m) => m.batchRetries);
 }

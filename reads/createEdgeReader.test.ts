@@ -21,9 +21,13 @@ const event = followsMutation;
 const add = (src: string, dst: string, time: bigint, more: Partial<EdgeMutation> = {}) => event('ADD_EDGE', src, dst, time, more);
 const remove = (src: string, dst: string, time: bigint, more: Partial<EdgeMutation> = {}) => event('REMOVE_EDGE', src, dst, time, more);
 
-/** The real fan-out processor over a memory store, the events applied in order, and a reader on it. */
+/**
+ * The real fan-out processor over a memory store, the events applied in order, and a reader on it.
+ * The index entries are unverified (as a repair writes them, or a store from before exact entries),
+ * so pages validate them; `exactHarness` and the "exact index" tests cover exact entries.
+ */
 async function setup(events: readonly EdgeMutation[], options: Partial<EdgeReaderOptions> = {}) {
-  const harness = createFanOutHarness(config);
+  const harness = createFanOutHarness(config, { soleWriter: false });
   for (const e of events) await harness.process(e);
   const recording = recordingPartitionReader(createStorePartitionReader(harness.store));
   const samples: { namespace: string; id: string; sample: ReadSample }[] = [];
@@ -134,9 +138,10 @@ describe('createEdgeReader: neighbour pages', () => {
   });
 
   it('a newest page costs at most two queries while stale entries are under a quarter of it; a full scan in pages of 1000 with a fifth stale costs at most four per page and no per-row query', async () => {
-    // 3000 links; 600 re-added later (their old entries stay behind), spread evenly: 1 in 5 entries is stale.
+    // 3000 links; 600 re-added later, their old entries left behind, spread evenly: 1 in 5 entries is stale.
     const events = [...Array.from({ length: 3_000 }, (_, i) => add('a', `p${i}`, BigInt(10 + i))), ...Array.from({ length: 600 }, (_, i) => add('a', `p${i * 5}`, 10_000n + BigInt(i)))];
-    const { reader, recording } = await setup(events);
+    const { reader, recording, harness } = await setup(events);
+    for (let i = 0; i < 600; i++) await harness.leaveIndexEntries(add('a', `p${i * 5}`, BigInt(10 + i * 5)));
     const first = await reader.out('follows', 'a', { limit: 50 });
     expect(first.items).toHaveLength(50);
     expect(recording.calls).toHaveLength(2);
@@ -170,11 +175,11 @@ describe('createEdgeReader: neighbour pages', () => {
   });
 
   it('refills a short newest page a bounded number of times, and its cursor resumes where it stopped', async () => {
-    // 1 live link, then 400 newer stale entries: each removal is processed before its older add, so it
-    // deleted no entry (it read no link) and the add's entry stays behind under a REMOVED link.
-    const stale = Array.from({ length: 400 }, (_, i) => [remove('a', `s${i}`, 1_000n + BigInt(i)), add('a', `s${i}`, 100n + BigInt(i))]).flat();
-    const harness = createFanOutHarness(config);
-    for (const e of [add('a', 'old', 1n), ...stale]) await harness.process(e);
+    // 1 live link, then 400 newer stale entries under REMOVED links.
+    const adds = Array.from({ length: 400 }, (_, i) => add('a', `s${i}`, 100n + BigInt(i)));
+    const harness = createFanOutHarness(config, { soleWriter: false });
+    for (const e of [add('a', 'old', 1n), ...adds.map((a, i) => remove('a', `s${i}`, 1_000n + BigInt(i)))]) await harness.process(e);
+    for (const a of adds) await harness.leaveIndexEntries(a);
     const recording = recordingPartitionReader(createStorePartitionReader(harness.store));
     const reader = createEdgeReader({ partitions: recording.reader, config, maxPageCells: 8 });
     const page = await reader.out('follows', 'a', { limit: 1 });
@@ -241,12 +246,55 @@ describe('createEdgeReader: neighbour pages', () => {
   });
 });
 
+describe('createEdgeReader: an exact index', () => {
+  it('a newest page of exact entries is one slice and no link read; a full scan is one slice per page', async () => {
+    const harness = createFanOutHarness(config);
+    for (let i = 0; i < 3_000; i++) await harness.process(add(`f${i}`, 'star', BigInt(10 + i), i % 7 === 0 ? { data: Buffer.from([i % 256]) } : {}));
+    for (let i = 0; i < 300; i++) await harness.process(add(`f${i * 10}`, 'star', 10_000n + BigInt(i))); // re-follows: the old entries are deleted
+    for (let i = 0; i < 300; i++) await harness.process(remove(`f${i * 10 + 1}`, 'star', 20_000n + BigInt(i)));
+    const recording = recordingPartitionReader(createStorePartitionReader(harness.store));
+    const reader = createEdgeReader({ partitions: recording.reader, config });
+    const first = await reader.in('follows', 'star', { limit: 50 });
+    expect(first.items.map((n) => n.peer)).toEqual(Array.from({ length: 50 }, (_, i) => `f${(299 - i) * 10}`));
+    expect(recording.calls.map((c) => `${c.kind} ${c.namespace}`)).toEqual(['page follows_in_recent']);
+    recording.reset();
+    const all = await allPages((o) => reader.in('follows', 'star', o), [1_000]);
+    expect(all).toHaveLength(2_700);
+    expect(all.find((n) => n.peer === 'f7')?.data).toEqual(new Uint8Array([7]));
+    expect(recording.calls.every((c) => c.kind === 'page' && c.namespace === 'follows_in_recent')).toBe(true);
+    expect(recording.calls.length).toBeLessThanOrEqual(4);
+  });
+
+  it('exact and unverified entries mixed (each op as the sole writer or as a repair), random arrival order: every page equals the model', async () => {
+    const peer = fc.constantFrom('p1', 'p2', 'p3', 'p4', 'p5', 'pé');
+    const op = fc.record({
+      op: fc.constantFrom<EdgeMutation['op']>('ADD_EDGE', 'ADD_EDGE', 'REMOVE_EDGE', 'HIDE_EDGE', 'UNHIDE_EDGE'),
+      peer,
+      time: fc.bigInt({ min: 1n, max: 12n }),
+      edgeTime: fc.option(fc.bigInt({ min: 1n, max: 12n }), { nil: undefined }),
+      id: fc.constantFrom('m1', 'm2', 'z'),
+      soleWriter: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 40 }), fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 3 }), async (ops, limits) => {
+        const mutations = ops.map((o) => event(o.op, o.peer, 'hub', o.time, { mutation_id: o.id, ...(o.edgeTime === undefined || o.op === 'REMOVE_EDGE' ? {} : { edge_time: o.edgeTime }) }));
+        const harness = createFanOutHarness(config);
+        for (const [i, m] of mutations.entries()) await harness.process(m, { soleWriter: ops[i]?.soleWriter === true });
+        const reader = createEdgeReader({ partitions: createStorePartitionReader(harness.store), config });
+        const expected = applyLww(mutations).newestFirst.get(modelKey('follows', 'in', 'hub')) ?? [];
+        expect(await allPages((o) => reader.in('follows', 'hub', o), limits)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('createEdgeReader: newest pages validated while their slice is in flight', () => {
   const followers = Array.from({ length: 30 }, (_, i) => add(`f${i}`, 'star', BigInt(100 + i)));
   const kinds = (calls: readonly { kind: string; namespace: string }[]) => calls.map((c) => `${c.kind} ${c.namespace}`);
 
   it('a page read twice with the same peers is read the third time as a slice and a getKeys in flight together, and stays correct when the page changes', async () => {
-    const harness = createFanOutHarness(config);
+    const harness = createFanOutHarness(config, { soleWriter: false });
     for (const e of followers) await harness.process(e);
     const recording = recordingPartitionReader(createStorePartitionReader(harness.store), { delayMs: 5 });
     const guessed: boolean[] = [];
@@ -282,15 +330,16 @@ describe('createEdgeReader: newest pages validated while their slice is in fligh
   });
 
   it('a trimmed page that meets a stale entry tops itself up, and the next read asks for the slack again', async () => {
-    const harness = createFanOutHarness(config);
+    const harness = createFanOutHarness(config, { soleWriter: false });
     for (const e of followers) await harness.process(e);
     const recording = recordingPartitionReader(createStorePartitionReader(harness.store));
     const reader = createEdgeReader({ partitions: recording.reader, config });
     const peers = async () => (await reader.in('follows', 'star', { limit: 10 })).items.map((n) => n.peer);
     for (let i = 0; i < 3; i++) await peers();
-    // f29 and f28 re-added at older edge times: the two newest entries (the head of the page) are now stale.
+    // f29 and f28 re-added at older edge times, their entries left behind: the two newest entries (the head of the page) are now stale.
     await harness.process(add('f29', 'star', 900n, { edge_time: 1n }));
     await harness.process(add('f28', 'star', 901n, { edge_time: 2n }));
+    for (const f of followers.filter((e) => e.src === 'f29' || e.src === 'f28')) await harness.leaveIndexEntries(f, 1_000n);
     recording.reset();
     const expected = Array.from({ length: 10 }, (_, i) => `f${27 - i}`);
     expect(await peers()).toEqual(expected);
@@ -317,7 +366,7 @@ describe('createEdgeReader: newest pages validated while their slice is in fligh
     );
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 50 }), async (steps) => {
-        const harness = createFanOutHarness(config);
+        const harness = createFanOutHarness(config, { soleWriter: false });
         const partitions = createStorePartitionReader(harness.store);
         const guessing = createEdgeReader({ partitions, config });
         const plain = createEdgeReader({ partitions, config, validationGuesses: { maxEntries: 0, ttlMs: 0 } });
@@ -496,7 +545,8 @@ describe('createEdgeReader: read budgets', () => {
   it('a neighbour page over a run of superseded index entries stops at the row budget with a ReadLimitError', async () => {
     // 200 re-adds of one peer leave 199 dead index entries ahead of (newer than) nothing live
     const events = [add('a', 'live', 1n), ...Array.from({ length: 200 }, (_, i) => add('a', 'x', 10n + BigInt(i))), remove('a', 'x', 1_000n)];
-    const { reader, recording } = await setup(events, { maxPageCells: 20 });
+    const { reader, recording, harness } = await setup(events, { maxPageCells: 20 });
+    for (const e of events.slice(1, -1)) await harness.leaveIndexEntries(e, 5_000n);
     await expect(reader.out('follows', 'a', { limit: 1, maxRows: 50 })).rejects.toMatchObject({ name: 'ReadLimitError', code: 'read_limit', reason: 'read_budget' });
     const pageRows = recording.calls.filter((c) => c.kind === 'page').reduce((sum, c) => sum + c.limit!, 0);
     expect(pageRows).toBeLessThanOrEqual(50);
@@ -621,8 +671,9 @@ describe('createEdgeReader: time ranges (assoc_time_range)', () => {
   });
 
   it('within a budget: a range page past maxQueries throws ReadLimitError', async () => {
-    const stale = Array.from({ length: 40 }, (_, i) => [remove('hub', `s${i}`, 1_000n + BigInt(i)), add('hub', `s${i}`, 100n + BigInt(i))]).flat();
-    const { reader } = await setup(stale, { maxPageCells: 4 });
+    const adds = Array.from({ length: 40 }, (_, i) => add('hub', `s${i}`, 100n + BigInt(i)));
+    const { reader, harness } = await setup(adds.map((a, i) => remove('hub', `s${i}`, 1_000n + BigInt(i))), { maxPageCells: 4 });
+    for (const a of adds) await harness.leaveIndexEntries(a);
     await expect(reader.timeRange('follows', 'hub', 'out', { limit: 3, maxQueries: 3 })).rejects.toMatchObject({ name: 'ReadLimitError' });
   });
 

@@ -3,6 +3,7 @@ import {
   decodeRecentKey,
   decodeVertexKey,
   deriveRecentPage,
+  exactRecentLink,
   isActiveAtInvertedTime,
   LinkState,
   linkNamespace,
@@ -69,17 +70,17 @@ function linkSource(type: string, direction: LinkDirection): NeighbourSource {
 }
 
 /**
- * `newest` order: the `*_recent` index, an index and not the truth. The write
- * path leaves superseded entries behind (a re-add writes a new entry and never
- * deletes the old one; a remove deletes only the entry it knows of), so an
- * entry counts only if its link is ACTIVE with exactly the entry's time: the
- * links of a page are read together, one `getKeys` of the link partition,
+ * `newest` order: the `*_recent` index. An exact entry (recentValue: written
+ * by the sole writer of its source after reading the link) carries its
+ * neighbour and is taken as it is: a page of exact entries is one slice. Any
+ * other entry (written by a repair, or before the index was exact) counts only
+ * if its link is ACTIVE with exactly the entry's time: the links of a page's
+ * unverified entries are read together, one `getKeys` of the link partition,
  * keyed by the peer bytes of the entries themselves (an entry's key ends with
- * the link's key) and compared byte by byte, so a scan decodes only the
- * neighbours it returns. When the last two reads of this page position found
- * the same peers, their links are read while the slice is in flight
- * (ValidationGuesses): one round trip; peers the guess lacks (the page changed
- * since) are read after it.
+ * the link's key) and compared byte by byte. When the last two reads of this
+ * page position checked the same peers, their links are read while the slice
+ * is in flight (ValidationGuesses): one round trip; peers the guess lacks
+ * (the page changed since) are read after it.
  *
  * When the index slice fails with `read_failure` (Cassandra gives up on a read
  * that crosses `tombstone_failure_threshold` row tombstones, e.g. after a bot
@@ -109,28 +110,34 @@ export function recentIndexSource(type: string, direction: LinkDirection, before
         if (isStoreError(e) && e.code === 'read_failure') return derivedPage(ctx, vertex, after, limit);
         throw e;
       }
-      const peerKeys = page.cells.map((cell) => recentKeyPeerBytes(cell.key));
+      // Exact entries carry their neighbour; only the others are checked against their links.
+      const exact = page.cells.map((cell) => exactRecentLink(cell.value));
+      const peerKeys = page.cells.map((cell, i) => (exact[i] === undefined ? recentKeyPeerBytes(cell.key) : undefined));
       // Peers by their key bytes (Latin-1): an index may hold a peer twice (a stale entry), its link is read once.
-      const peers = peerKeys.map(bytesKey);
+      const peers = peerKeys.map((key) => (key === undefined ? undefined : bytesKey(key)));
       const byPeer = early === undefined ? new Map<string, KeyValue | undefined>() : await early;
       // The distinct peers the guess did not cover, each read by its entry's own key bytes.
       const missing = new Map<string, Uint8Array>();
       peers.forEach((peer, i) => {
-        if (!byPeer.has(peer)) missing.set(peer, peerKeys[i] as Uint8Array);
+        if (peer !== undefined && !byPeer.has(peer)) missing.set(peer, peerKeys[i] as Uint8Array);
       });
-      ctx.observer.pageValidationGuess(early !== undefined && missing.size === 0);
+      if (early !== undefined || missing.size > 0) ctx.observer.pageValidationGuess(early !== undefined && missing.size === 0);
       for (const [peer, cell] of await linkCellsOf(ctx, vertex, missing)) byPeer.set(peer, cell);
       const live = page.cells.map((cell, i) => {
+        const trusted = exact[i];
+        if (trusted !== undefined) return neighbourOf(decodeVertexKey(recentKeyPeerBytes(cell.key)), trusted);
         const link = byPeer.get(peers[i] as string);
         return link !== undefined && isActiveAtInvertedTime(link.value, cell.key) ? neighbourOf(decodeVertexKey(peerKeys[i] as Uint8Array), decodeLinkValue(link.value)) : undefined;
       });
-      if (peers.length <= guesses.maxPeers) guesses.remember(position, [...new Set(peers)], !live.includes(undefined), last);
+      const checked = [...new Set(peers.filter((p): p is string => p !== undefined))];
+      if (checked.length <= guesses.maxPeers) guesses.remember(position, checked, !live.includes(undefined), last);
       return { cells: page.cells, live, exhausted: page.exhausted };
     },
   };
 
   /** The link cell of each peer (Latin-1 name → its link key) by peer: one `getKeys` of the link partition (none for no peers). */
   async function linkCellsOf(ctx: ReadContext, vertex: string, keysByPeer: ReadonlyMap<string, Uint8Array>): Promise<Map<string, KeyValue | undefined>> {
+    if (keysByPeer.size === 0) return new Map();
     const cells = await getKeys(ctx, links, vertex, [...keysByPeer.values()]);
     // Validation reads return nothing themselves: the items count against the index page.
     ctx.counters.record(links, vertex, sampleOf(cells, 0));

@@ -1,4 +1,4 @@
-import { createFanOutProcessor } from '../../processors/index.ts';
+import { allWrites, createFanOutProcessor } from '../../processors/index.ts';
 import { EdgeOp, type EdgeMutation } from '../../schemas/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { addEdgeWorkload } from '../ingest/workload.ts';
@@ -29,7 +29,7 @@ export function createCountsStream(o: { store: TwoLevelMapStore; celebrity: Cele
 
   const apply = async (event: EdgeMutation): Promise<void> => {
     const out = fanOut.process(event, { get: () => undefined }, { wallClockMicros: BigInt(Date.now()) * 1000n });
-    await o.store.mutateMany(out.writes);
+    await o.store.mutateMany(allWrites(out));
     const stamp = BigInt(Date.now()) * 1000n;
     await o.store.mutateMany(out.followUps.map((f) => ({ ...f, writeTime: stamp })));
   };

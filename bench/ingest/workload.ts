@@ -1,5 +1,5 @@
 import { syntheticGraph } from '../../cli/workload/syntheticGraph.ts';
-import { createFanOutProcessor } from '../../processors/index.ts';
+import { allWrites, createFanOutProcessor } from '../../processors/index.ts';
 import { EdgeOp, type EdgeMutation } from '../../schemas/index.ts';
 import {
   edgePropsNamespace,
@@ -84,7 +84,8 @@ export function rowsOfAddEdge(edgeType: string, edge: BenchEdge, mutationId: str
     properties: { ...edge.properties },
     property_keys: [],
   };
-  return fanOut.process(event, { get: () => undefined }, { wallClockMicros: time }).writes.flatMap((m) => {
+  // As the pipeline's consumer of the edge's src writes them (sole writer: exact index entries).
+  return allWrites(fanOut.process(event, { get: () => undefined }, { wallClockMicros: time, soleWriter: true })).flatMap((m) => {
     if (m.clear === true || m.deletions.length > 0) throw new Error(`fan-out wrote a deletion/clear for a plain ADD_EDGE: ${m.namespace}`);
     return m.additions.map((a) => ({ table: m.namespace, id: m.id, key: buf(a.key), value: buf(a.value), writeTime: m.writeTime }));
   });

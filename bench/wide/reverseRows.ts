@@ -1,4 +1,4 @@
-import { createFanOutProcessor } from '../../processors/index.ts';
+import { allWrites, createFanOutProcessor } from '../../processors/index.ts';
 import type { ReadResults } from '../../processors/contract/EventProcessor.ts';
 import type { EdgeMutation } from '../../schemas/index.ts';
 import { encodeLinkValue, forwardLinkNamespace, reverseLinkNamespace, reverseRecentNamespace, type LinkValue } from '../../sinks/namespaces/index.ts';
@@ -18,7 +18,7 @@ export function createFanOutRows(edgeType: string, keep?: ReadonlySet<string>) {
     const reads: ReadResults = {
       get: (r) => (r.namespace === forwardNs && forwardLink !== undefined ? { key: r.key, value: encodeLinkValue(forwardLink), writeTime: forwardLink.time } : undefined),
     };
-    const writes = fanOut.process(event, reads, { wallClockMicros: event.event_time }).writes;
+    const writes = allWrites(fanOut.process(event, reads, { wallClockMicros: event.event_time, soleWriter: true }));
     return keep === undefined ? writes : writes.filter((m) => keep.has(m.namespace));
   };
 }

@@ -20,6 +20,13 @@ export interface EventProcessor<E> {
   readonly name: string;
   /** Point reads this event needs before `process` (may be empty). */
   reads(event: E): readonly ReadRequest[];
+  /**
+   * The key its source partitions the input by (e.g. an edge op's src), for
+   * processors whose `exclusive` reads assume one writer per key: the runtime
+   * forwards a record found in another partition to the key's own (see
+   * ProcessContext.soleWriter). Absent: records are processed where they are.
+   */
+  routingKey?(event: E): string | undefined;
   process(event: E, reads: ReadResults, ctx: ProcessContext): ProcessorOutput;
 }
 
@@ -28,6 +35,12 @@ export interface ReadRequest {
   readonly namespace: string;
   readonly id: string;
   readonly key: Uint8Array;
+  /**
+   * The event decides on this cell's current value and writes it back (a read
+   * before write): a later event of the same chunk that asks for the same cell
+   * is processed in a later round, after this one's writes landed, so it reads them.
+   */
+  readonly exclusive?: boolean;
 }
 
 /** What the runtime read for `reads(event)`; `get` of an unrequested cell throws. */
@@ -39,6 +52,13 @@ export interface ReadResults {
 export interface ProcessContext {
   /** Wall-clock time of processing, microseconds since the epoch. */
   readonly wallClockMicros: bigint;
+  /**
+   * True when no other runner applies events of this event's routing key at
+   * the same time: the input's consumer, in the partition the key maps to,
+   * one round per exclusive cell. False (or absent) in a repair runner, whose
+   * re-runs can race the input consumer on one cell.
+   */
+  readonly soleWriter?: boolean;
 }
 
 /** An event to publish, by logical topic (the runtime maps it to a real topic name). */
@@ -55,6 +75,13 @@ export interface ProcessorOutput {
   /** Writes to apply; order does not matter (each carries its own write time). */
   readonly writes: readonly Mutation[];
   /**
+   * Writes applied only after every write of `writes` landed (and before the
+   * follow-ups), at their own write times: the cells whose presence tells a
+   * later read that the event's other writes landed (e.g. a link, after the
+   * index entries it supersedes were deleted). Not sent when a write failed.
+   */
+  readonly finalWrites?: readonly Mutation[];
+  /**
    * Writes applied only after every write of `writes` succeeded, stamped with the
    * runtime's wall clock read at that moment (microseconds). Used for "this changed"
    * markers (e.g. degree recount marks): a marker stamped after the change landed lets
@@ -64,6 +91,9 @@ export interface ProcessorOutput {
   /** Events to publish before the input offset is committed. */
   readonly emits: readonly Emit[];
 }
+
+/** `writes` then `finalWrites`, for a caller that applies an output in one call (a test or benchmark that cannot fail halfway). */
+export const allWrites = (output: ProcessorOutput): readonly Mutation[] => (output.finalWrites === undefined ? output.writes : [...output.writes, ...output.finalWrites]);
 
 /** A mutation whose write time the runtime sets (see `ProcessorOutput.followUps`). */
 export type FollowUpWrite = Omit<Mutation, 'writeTime'>;

@@ -109,14 +109,14 @@ describe('fan-out: event → exact writes', () => {
       marks('follows', 'alice', 'bob', 'm2'),
     ],
     [
-      'REMOVE_EDGE after a known ADD deletes the superseded recent entries',
+      'REMOVE_EDGE after a known ADD deletes the superseded recent entries at their own write time',
       event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }),
       { forward: { state: 'ACTIVE', time: 90n, mutationId: 'm0' } },
       [
         'follows_out[alice] @100 put bob = REMOVED@100 m2',
         'follows_in[bob] @100 put alice = REMOVED@100 m2',
-        'follows_out_recent[alice] @100 del (90,bob)',
-        'follows_in_recent[bob] @100 del (90,alice)',
+        'follows_out_recent[alice] @90 del (90,bob)',
+        'follows_in_recent[bob] @90 del (90,alice)',
       ],
       marks('follows', 'alice', 'bob', 'm2'),
     ],
@@ -135,12 +135,14 @@ describe('fan-out: event → exact writes', () => {
       marks('follows', 'alice', 'bob', 'm2'),
     ],
     [
-      "an ADD older than the dst's node tombstone becomes a removal at the tombstone time, with the removal's id, and clears the bag",
+      "an ADD older than the dst's node tombstone becomes a removal at the tombstone time, with the removal's id, deletes any entry of its own and clears the bag",
       event({ properties: { since: 1n } }),
       { tombstones: { bob: { time: 150n, mutationId: 'rm-bob' } } },
       [
         'follows_out[alice] @150 put bob = REMOVED@150 rm-bob',
         'follows_in[bob] @150 put alice = REMOVED@150 rm-bob',
+        'follows_out_recent[alice] @100 del (100,bob)',
+        'follows_in_recent[bob] @100 del (100,alice)',
         'follows_props[alice␀bob] @150 clear fwd',
       ],
       marks('follows', 'alice', 'bob'),
@@ -152,6 +154,8 @@ describe('fan-out: event → exact writes', () => {
       [
         'follows_out[alice] @100 put bob = REMOVED@100 rm-alice',
         'follows_in[bob] @100 put alice = REMOVED@100 rm-alice',
+        'follows_out_recent[alice] @100 del (100,bob)',
+        'follows_in_recent[bob] @100 del (100,alice)',
         'follows_props[alice␀bob] @100 clear fwd',
       ],
       marks('follows', 'alice', 'bob'),
@@ -171,14 +175,14 @@ describe('fan-out: event → exact writes', () => {
       marks('follows', 'alice', 'bob'),
     ],
     [
-      "a REMOVE_EDGE older than the src's node tombstone is rewritten to the tombstone time and cleans the recent index there",
+      "a REMOVE_EDGE older than the src's node tombstone is rewritten to the tombstone time and deletes the superseded entries",
       event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }),
       { tombstones: { alice: { time: 150n, mutationId: 'rm-alice' } }, forward: { state: 'ACTIVE', time: 120n, mutationId: 'm0' } },
       [
         'follows_out[alice] @150 put bob = REMOVED@150 rm-alice',
         'follows_in[bob] @150 put alice = REMOVED@150 rm-alice',
-        'follows_out_recent[alice] @150 del (120,bob)',
-        'follows_in_recent[bob] @150 del (120,alice)',
+        'follows_out_recent[alice] @120 del (120,bob)',
+        'follows_in_recent[bob] @120 del (120,alice)',
         'follows_props[alice␀bob] @150 clear fwd',
       ],
       marks('follows', 'alice', 'bob', 'm2'),
@@ -201,9 +205,57 @@ describe('fan-out: event → exact writes', () => {
       [
         'follows_out[alice] @150 put bob = REMOVED@150 rm-bob',
         'follows_in[bob] @150 put alice = REMOVED@150 rm-bob',
+        'follows_out_recent[alice] @100 del (100,bob)',
+        'follows_in_recent[bob] @100 del (100,alice)',
         'follows_props[alice␀bob] @120 clear fwd',
         'follows_props[alice␀bob] @150 clear fwd',
       ],
+      marks('follows', 'alice', 'bob'),
+    ],
+    [
+      'a re-ADD of an ACTIVE edge at a newer edge time deletes the older entry at its own write time',
+      event({}),
+      { forward: { state: 'ACTIVE', time: 90n, mutationId: 'm0' } },
+      [
+        'follows_out[alice] @100 put bob = ACTIVE@100 m1',
+        'follows_in[bob] @100 put alice = ACTIVE@100 m1',
+        'follows_out_recent[alice] @90 del (90,bob)',
+        'follows_in_recent[bob] @90 del (90,alice)',
+        'follows_out_recent[alice] @100 put (100,bob) = m1',
+        'follows_in_recent[bob] @100 put (100,alice) = m1',
+      ],
+      marks('follows', 'alice', 'bob'),
+    ],
+    [
+      'an ADD redelivered after it landed rewrites its entry and deletes nothing',
+      event({}),
+      { forward: { state: 'ACTIVE', time: 100n, mutationId: 'm1' } },
+      [
+        'follows_out[alice] @100 put bob = ACTIVE@100 m1',
+        'follows_in[bob] @100 put alice = ACTIVE@100 m1',
+        'follows_out_recent[alice] @100 put (100,bob) = m1',
+        'follows_in_recent[bob] @100 put (100,alice) = m1',
+      ],
+      marks('follows', 'alice', 'bob'),
+    ],
+    [
+      'an ADD older than the current link writes no entry, and deletes the one an earlier attempt of it may have left',
+      event({ properties: { since: 1n } }),
+      { forward: { state: 'REMOVED', time: 120n, mutationId: 'm9' } },
+      [
+        'follows_out[alice] @100 put bob = ACTIVE@100 m1',
+        'follows_in[bob] @100 put alice = ACTIVE@100 m1',
+        'follows_out_recent[alice] @100 del (100,bob)',
+        'follows_in_recent[bob] @100 del (100,alice)',
+        'follows_props[alice␀bob] @100 put fwd:since = 1n',
+      ],
+      marks('follows', 'alice', 'bob'),
+    ],
+    [
+      'an ADD older than an ACTIVE link of its own edge time leaves that entry alone',
+      event({ event_time: 80n, edge_time: 90n }),
+      { forward: { state: 'ACTIVE', time: 90n, mutationId: 'm0' } },
+      ['follows_out[alice] @80 put bob = ACTIVE@90 m1', 'follows_in[bob] @80 put alice = ACTIVE@90 m1'],
       marks('follows', 'alice', 'bob'),
     ],
     [
@@ -264,9 +316,26 @@ describe('fan-out: event → exact writes', () => {
     ],
   ])('%s', (_, e, existing, writes, followUps) => {
     const output = run(e, existing);
-    expect(renderMutations(output.writes)).toEqual(writes);
+    // The links are final writes (after the index work landed); listed first here.
+    expect(renderMutations([...(output.finalWrites ?? []), ...output.writes])).toEqual(writes);
+    expect((output.finalWrites ?? []).every((m) => /_(out|in)$/.test(m.namespace))).toBe(true);
     expect(renderMutations(output.followUps)).toEqual(followUps);
     expect(output.emits).toEqual([]);
+  });
+});
+
+describe('fan-out: exact index entries', () => {
+  it('the sole writer of its src writes exact entries that carry the link value; a repair writes them unverified', () => {
+    const e = event({ data: Buffer.from([7]) });
+    const recent = (output: ProcessorOutput) => renderMutations(output.writes).filter((line) => line.includes('_recent'));
+    expect(recent(fanOut.process(e, readResultsFrom(fanOut.reads(e), () => undefined), { ...ctx, soleWriter: true }))).toEqual([
+      'follows_out_recent[alice] @100 put (100,bob) = exact ACTIVE@100 m1',
+      'follows_in_recent[bob] @100 put (100,alice) = exact ACTIVE@100 m1',
+    ]);
+    expect(recent(fanOut.process(e, readResultsFrom(fanOut.reads(e), () => undefined), { ...ctx, soleWriter: false }))).toEqual([
+      'follows_out_recent[alice] @100 put (100,bob) = m1',
+      'follows_in_recent[bob] @100 put (100,alice) = m1',
+    ]);
   });
 });
 
@@ -274,13 +343,13 @@ describe('fan-out reads', () => {
   const render = (e: EdgeMutation): string[] => fanOut.reads(e).map((r) => `${r.namespace}[${r.id}] ${Buffer.from(r.key).toString()}`);
 
   it.each<[string, EdgeMutation, string[]]>([
-    ['ADD_EDGE reads both node tombstones', event({}), ['node_tombstones[alice] ', 'node_tombstones[bob] ']],
+    ['ADD_EDGE reads both node tombstones and the forward link', event({}), ['node_tombstones[alice] ', 'node_tombstones[bob] ', 'follows_out[alice] bob']],
     [
-      'REMOVE_EDGE also reads the forward link',
+      'REMOVE_EDGE reads the same',
       event({ op: 'REMOVE_EDGE' }),
       ['node_tombstones[alice] ', 'node_tombstones[bob] ', 'follows_out[alice] bob'],
     ],
-    ['a self-loop reads its one tombstone once', event({ src: 'v', dst: 'v' }), ['node_tombstones[v] ']],
+    ['a self-loop reads its one tombstone once', event({ src: 'v', dst: 'v' }), ['node_tombstones[v] ', 'follows_out[v] v']],
     ['SET_PROPERTIES reads nothing', event({ op: 'SET_PROPERTIES', properties: { a: 1n } }), []],
     ['REMOVE_PROPERTIES reads nothing', event({ op: 'REMOVE_PROPERTIES' }), []],
     ['REMOVE_NODE reads nothing', event({ op: 'REMOVE_NODE', edge_type: '', dst: '' }), []],

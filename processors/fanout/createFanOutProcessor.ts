@@ -1,7 +1,7 @@
 import { EdgeOp, type EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import type { EventProcessor, ProcessorOutput } from '../contract/EventProcessor.ts';
 import { degreeDirtyFollowUps } from './degreeDirtyFollowUps.ts';
-import { fanOutReads } from './fanOutReads.ts';
+import { fanOutReads, fanOutRoutingKey } from './fanOutReads.ts';
 import { linkOpWrites } from './linkOpWrites.ts';
 import { nodeRemovalWrites } from './nodeRemovalWrites.ts';
 import { propertyOpWrites } from './propertyOpWrites.ts';
@@ -19,6 +19,9 @@ export interface FanOutConfig {
  * plus degree_dirty follow-ups for link ops. No emits: the REMOVE_NODE
  * cascade is a separate runner (processors/cascade).
  *
+ * A link op's two link cells are `finalWrites`, written after its index and
+ * property writes landed (see linkOpWrites).
+ *
  * `writes` may contain ClearingMutations (`clear: true`, with the bag's key
  * prefix as `clearPrefix`), executed natively by `mutateMany`.
  *
@@ -32,6 +35,7 @@ export function createFanOutProcessor(config: FanOutConfig): EventProcessor<Edge
   return {
     name: 'fan-out',
     reads: fanOutReads,
+    routingKey: fanOutRoutingKey,
     process(event, reads, ctx): ProcessorOutput {
       const batch = createWriteBatch();
       if (event.op !== EdgeOp.REMOVE_NODE && !edgeTypes.has(event.edge_type)) {
@@ -41,9 +45,11 @@ export function createFanOutProcessor(config: FanOutConfig): EventProcessor<Edge
         case EdgeOp.ADD_EDGE:
         case EdgeOp.REMOVE_EDGE:
         case EdgeOp.HIDE_EDGE:
-        case EdgeOp.UNHIDE_EDGE:
-          linkOpWrites(event, reads, symmetricTypes.has(event.edge_type), batch);
-          return { writes: batch.mutations(), followUps: degreeDirtyFollowUps(event), emits: [] };
+        case EdgeOp.UNHIDE_EDGE: {
+          const links = createWriteBatch();
+          linkOpWrites(event, reads, symmetricTypes.has(event.edge_type), ctx.soleWriter === true, batch, links);
+          return { writes: batch.mutations(), finalWrites: links.mutations(), followUps: degreeDirtyFollowUps(event), emits: [] };
+        }
         case EdgeOp.SET_PROPERTIES:
         case EdgeOp.REMOVE_PROPERTIES:
           propertyOpWrites(event, symmetricTypes.has(event.edge_type), batch);

@@ -1,4 +1,4 @@
-import { encodeVertexKey, forwardLinkNamespace, LinkState, NODE_TOMBSTONE_KEY, NODE_TOMBSTONES_NAMESPACE } from '../../sinks/namespaces/index.ts';
+import { encodeVertexKey, forwardLinkNamespace, NODE_TOMBSTONE_KEY, NODE_TOMBSTONES_NAMESPACE } from '../../sinks/namespaces/index.ts';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import { linkStateOfOp } from './linkStateOfOp.ts';
 import type { ReadRequest } from '../contract/EventProcessor.ts';
@@ -10,11 +10,12 @@ export const nodeTombstoneRead = (vertex: string): ReadRequest => ({
   key: NODE_TOMBSTONE_KEY,
 });
 
-/** The point read of the current forward link `T_out[src][dst]`. */
+/** The point read of the current forward link `T_out[src][dst]`, which the op decides on and writes back (exclusive). */
 export const forwardLinkRead = (edgeType: string, src: string, dst: string): ReadRequest => ({
   namespace: forwardLinkNamespace(edgeType),
   id: src,
   key: encodeVertexKey(dst),
+  exclusive: true,
 });
 
 /**
@@ -22,8 +23,9 @@ export const forwardLinkRead = (edgeType: string, src: string, dst: string): Rea
  * - link ops (ADD_EDGE, REMOVE_EDGE, HIDE_EDGE, UNHIDE_EDGE): both
  *   endpoints' node tombstones (one read for a self-loop), so an op older
  *   than a node removal cannot resurrect the edge;
- * - REMOVE_EDGE and HIDE_EDGE also the current forward link, to delete the
- *   `*_recent` entries they supersede;
+ * - and the current forward link: the op deletes the `*_recent` entries of
+ *   the link it supersedes, and writes none when its own link loses to it
+ *   (read before write, as TAO's assoc_add; docs/architecture.md §6);
  * - property ops and REMOVE_NODE: nothing. Property ops need no tombstone
  *   check: the bag clear a node removal causes is a partition tombstone,
  *   which also hides older property writes that arrive after it.
@@ -33,6 +35,9 @@ export function fanOutReads(event: EdgeMutation): ReadRequest[] {
   if (state === undefined) return [];
   const reads = [nodeTombstoneRead(event.src)];
   if (event.dst !== event.src) reads.push(nodeTombstoneRead(event.dst));
-  if (state !== LinkState.ACTIVE) reads.push(forwardLinkRead(event.edge_type, event.src, event.dst));
+  reads.push(forwardLinkRead(event.edge_type, event.src, event.dst));
   return reads;
 }
+
+/** Link ops are applied by the input partition of their src (see EventProcessor.routingKey); other ops anywhere. */
+export const fanOutRoutingKey = (event: EdgeMutation): string | undefined => (linkStateOfOp(event.op) === undefined ? undefined : event.src);

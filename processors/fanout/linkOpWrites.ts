@@ -1,15 +1,19 @@
 import {
-  decodeLinkValue,
   edgePropertyBag,
+  encodeExactRecentValue,
   encodeLinkValue,
   encodeRecentKey,
+  encodeUnverifiedRecentValue,
   encodeVertexKey,
   forwardLinkNamespace,
   forwardRecentNamespace,
+  decodeLinkValue,
   LinkState,
   reverseLinkNamespace,
   reverseRecentNamespace,
 } from '../../sinks/namespaces/index.ts';
+import { compareBytes } from '../../sinks/store/compareBytes.ts';
+import type { Cell } from '../../sinks/store/index.ts';
 import { EdgeOp, type EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import type { ReadResults } from '../contract/EventProcessor.ts';
 import { forwardLinkRead } from './fanOutReads.ts';
@@ -35,8 +39,15 @@ import type { WriteBatch } from './WriteBatch.ts';
  * removal's time", byte-identical to what the cascade writes for the same
  * edge, whatever the arrival order.
  *
- * An ACTIVE winner writes its `*_recent` entry keyed by the edge time (at the
- * event time); an entry at an older edge time stays for readers to skip.
+ * The `*_recent` index is kept exact by reading the current forward link
+ * first (docs/architecture.md §6 "An exact index"): when the link this op
+ * writes wins over it, the current link's entry is deleted (if ACTIVE at
+ * another time) and, for an ACTIVE winner, the op's entry written; when it
+ * loses, the op writes no entry and deletes the one an earlier attempt of
+ * it may have left. The entry is exact (readers trust it) only under
+ * `soleWriter`; a repair writes it unverified. The links themselves are
+ * `final`: written after the rest landed, so whoever reads a link later
+ * knows the entry work of its writer is done.
  *
  * Every visible tombstone also clears the edge's property bag (this
  * direction's, for a directed type) at its time,
@@ -44,7 +55,7 @@ import type { WriteBatch } from './WriteBatch.ts';
  * the node's links (a re-add newer than the removal) must still clear the
  * properties the removal covered, which only it can do.
  */
-export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric: boolean, batch: WriteBatch): void {
+export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric: boolean, soleWriter: boolean, batch: WriteBatch, final: WriteBatch): void {
   const { edge_type: type, src, dst, event_time: time } = event;
   const state = linkStateOfOp(event.op);
   if (state === undefined) throw new Error(`fan-out: ${event.op} is not a link op (${event.mutation_id})`);
@@ -57,33 +68,42 @@ export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric:
 
   const bag = edgePropertyBag(type, src, dst, symmetric);
   const linkBytes = encodeLinkValue(link.value);
-  batch.put(forwardLinkNamespace(type), src, link.writeTime, encodeVertexKey(dst), linkBytes);
-  batch.put(reverseLinkNamespace(type), dst, link.writeTime, encodeVertexKey(src), linkBytes);
+  final.put(forwardLinkNamespace(type), src, link.writeTime, encodeVertexKey(dst), linkBytes);
+  final.put(reverseLinkNamespace(type), dst, link.writeTime, encodeVertexKey(src), linkBytes);
 
-  if (link === own && state === LinkState.ACTIVE) {
-    const recentValue = Buffer.from(event.mutation_id, 'utf8');
-    batch.put(forwardRecentNamespace(type), src, time, encodeRecentKey(edgeTime, dst), recentValue);
-    batch.put(reverseRecentNamespace(type), dst, time, encodeRecentKey(edgeTime, src), recentValue);
+  const current = reads.get(forwardLinkRead(type, src, dst));
+  const currentLink = current && decodeLinkValue(current.value);
+  const currentEntryTime = currentLink?.state === LinkState.ACTIVE ? currentLink.time : undefined;
+  if (current === undefined || beats(link.writeTime, linkBytes, current)) {
+    if (current !== undefined && currentEntryTime !== undefined && !(link.value.state === LinkState.ACTIVE && link.value.time === currentEntryTime)) {
+      // At the superseded entry's own write time (its link's): a tombstone wins that tie, and a newer write of the same key stays.
+      deleteEntries(event, currentEntryTime, current.writeTime, batch);
+    }
+    if (link === own && state === LinkState.ACTIVE) {
+      const entry = soleWriter ? encodeExactRecentValue(linkBytes) : encodeUnverifiedRecentValue(event.mutation_id);
+      batch.put(forwardRecentNamespace(type), src, time, encodeRecentKey(edgeTime, dst), entry);
+      batch.put(reverseRecentNamespace(type), dst, time, encodeRecentKey(edgeTime, src), entry);
+    } else if (state === LinkState.ACTIVE && edgeTime !== currentEntryTime) {
+      deleteEntries(event, edgeTime, time, batch); // lost to a node removal: an earlier attempt's entry goes
+    }
+  } else if (state === LinkState.ACTIVE && currentEntryTime !== edgeTime) {
+    // Lost to a newer link: no entry of this op may stay (an earlier attempt may have written one before the newer op landed).
+    deleteEntries(event, edgeTime, time, batch);
   }
   if (link === own && event.op === EdgeOp.ADD_EDGE) {
     for (const { key, value } of propertyAdditions(bag, event.properties)) batch.put(bag.namespace, bag.id, time, key, value);
   }
-  if (state !== LinkState.ACTIVE) deleteSupersededRecentEntries(event, reads, link.writeTime, batch);
   for (const t of tombstones) batch.clear(bag.namespace, bag.id, t.time, bag.prefix);
 }
 
-/**
- * Best effort: the `*_recent` entries of the link this removal or hide
- * supersedes (the forward link it read, if ACTIVE and written no later) are
- * deleted at the op's write time. Entries it does not know of stay; readers
- * skip entries whose link is not ACTIVE with the entry's time.
- */
-function deleteSupersededRecentEntries(event: EdgeMutation, reads: ReadResults, supersededAt: bigint, batch: WriteBatch): void {
+/** Whether a write of `bytes` at `writeTime` wins over the stored `cell` (later write time, then greater bytes, as the store decides). */
+function beats(writeTime: bigint, bytes: Uint8Array, cell: Cell): boolean {
+  return writeTime !== cell.writeTime ? writeTime > cell.writeTime : compareBytes(bytes, cell.value) >= 0;
+}
+
+/** Deletes the edge's entries at `edgeTime` in both directions, at `writeTime`. */
+function deleteEntries(event: EdgeMutation, edgeTime: bigint, writeTime: bigint, batch: WriteBatch): void {
   const { edge_type: type, src, dst } = event;
-  const cell = reads.get(forwardLinkRead(type, src, dst));
-  if (cell === undefined) return;
-  const current = decodeLinkValue(cell.value);
-  if (current.state !== LinkState.ACTIVE || cell.writeTime > supersededAt) return;
-  batch.delete(forwardRecentNamespace(type), src, supersededAt, encodeRecentKey(current.time, dst));
-  batch.delete(reverseRecentNamespace(type), dst, supersededAt, encodeRecentKey(current.time, src));
+  batch.delete(forwardRecentNamespace(type), src, writeTime, encodeRecentKey(edgeTime, dst));
+  batch.delete(reverseRecentNamespace(type), dst, writeTime, encodeRecentKey(edgeTime, src));
 }

@@ -69,6 +69,7 @@ export { edgestreamNamespaces } from './edgestreamNamespaces.ts';
 export { LINK_VALUE_VERSION, LinkState, decodeLinkValue, encodeLinkValue, isActiveAtInvertedTime, isActiveLinkValue, type LinkValue } from './linkValue.ts';
 export { decodeVertexKey, encodeVertexKey } from './vertexKey.ts';
 export { MAX_TIME, decodeRecentKey, encodeRecentKey, invertTime, recentKeyPeerBytes } from './recentKey.ts';
+export { encodeExactRecentValue, encodeUnverifiedRecentValue, exactRecentLink, isExactRecentValue, recentValueMutationId } from './recentValue.ts';
 export { deriveRecentPage, recentEntryOfLink, type DerivedRecentPage, type LinkPager } from './deriveRecentPage.ts';
 export { EDGE_ID_SEPARATOR, edgePropsId } from './edgePropsId.ts';
 export {

@@ -14,6 +14,7 @@ import { createLinkCachingStore } from './createLinkCachingStore.ts';
 import { createEmitEncoder, type EmitSchemas } from './emitEncoder.ts';
 import { failureTopicsOf, inputFailureRouter, repairFailureRouter, type FailureRouter } from './failureRouter.ts';
 import { readRepairState } from './headers.ts';
+import { createKeyPartitioner } from './keyPartitioner.ts';
 import { createLinkCache, type LinkCache } from './linkCache.ts';
 import { defaultMutationIdOf } from './logFields.ts';
 import type { PipelineDeps, Publisher, ValidateEvent } from './pipelineTypes.ts';
@@ -60,6 +61,7 @@ export function createProcessorRuntime<E>(opts: ProcessorRuntimeOptions<E>): Run
     topic: topicName(prefix, input),
     component: 'runtime',
     route: inputFailureRouter(failureTopicsOf(prefix, input)),
+    routesByKey: true,
   });
 }
 
@@ -97,6 +99,8 @@ interface RunnerSpec {
   readonly component: string;
   readonly route: FailureRouter;
   readonly dueAtMs?: (message: KafkaMessage) => number;
+  /** The input's runner: records go to their routing key's partition, whose consumer is the key's sole writer (pipelineTypes `partitionOfKey`). */
+  readonly routesByKey?: boolean;
 }
 
 function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Runner {
@@ -106,6 +110,7 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
   const cache = opts.linkCache ?? (opts.config.runtime.linkCacheEntries > 0 ? createLinkCache({ entries: opts.config.runtime.linkCacheEntries }) : false);
   const store = cache ? createLinkCachingStore(opts.store, cache) : opts.store;
   const metrics = createRuntimeMetrics(cache ? () => cache.stats() : undefined);
+  const partitionOfKey = spec.routesByKey === true && opts.processor.routingKey !== undefined ? createKeyPartitioner(opts.kafka, spec.topic) : undefined;
   const depsWith = (publisher: Publisher): PipelineDeps<E> => ({
     processor: opts.processor,
     decode: async (value) => (await opts.serde.decode(value, opts.schema)).value,
@@ -119,6 +124,7 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
     readConcurrency: tuning.readConcurrency,
     metrics,
     mutationIdOf: opts.mutationIdOf ?? defaultMutationIdOf,
+    ...(partitionOfKey ? { partitionOfKey } : {}),
   });
   return createChunkRunner({
     kafka: opts.kafka,

@@ -24,6 +24,8 @@ export const HEADERS = {
   dlqSourceTopic: 'edgestream-dlq-source-topic',
   dlqSourcePartition: 'edgestream-dlq-source-partition',
   dlqSourceOffset: 'edgestream-dlq-source-offset',
+  /** Forwarded: the partition a record was found in before it was forwarded to its routing key's partition. */
+  forwardedFrom: 'edgestream-forwarded-from',
 } as const;
 
 /** Why an event was dead-lettered (closed vocabulary; the `edgestream-dlq-reason` header). */

@@ -4,6 +4,7 @@ import type { Emit, EventProcessor, ProcessorOutput, ReadRequest } from '../../p
 import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
 import type { RetryPolicy } from './backoff.ts';
 import type { Clock } from './Clock.ts';
+import type { KeyPartitioner } from './keyPartitioner.ts';
 import type { DlqReason } from './headers.ts';
 import type { RuntimeMetrics } from './runtimeMetrics.ts';
 
@@ -61,6 +62,13 @@ export interface PipelineDeps<E> {
   readonly retry: RetryPolicy;
   readonly readConcurrency: number;
   readonly metrics: RuntimeMetrics;
+  /**
+   * The input consumer's: where records keyed by a routing key belong. With it,
+   * a record of a processor with `routingKey` found in another partition is
+   * forwarded there, and events are processed as their key's sole writer.
+   * Absent (the repair runner): records are processed where they are, never as sole writer.
+   */
+  readonly partitionOfKey?: KeyPartitioner;
   /** The idempotency token of an event, for log lines. */
   readonly mutationIdOf: (event: E) => string | undefined;
 }

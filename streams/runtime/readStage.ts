@@ -30,7 +30,7 @@ export async function readStage<E>(
   for (const slot of slots) {
     if (slot.outcome !== undefined || slot.event === undefined) continue;
     try {
-      slot.reads = deps.processor.reads(slot.event);
+      slot.reads ??= deps.processor.reads(slot.event);
     } catch (e) {
       slot.outcome = { kind: 'dead-letter', reason: 'processor_error', error: `reads() threw: ${describeError(e)}` };
       deps.logger.error({ ...eventLogFields(source, slot, deps), err: e }, 'processor reads() threw; event dead-lettered');

@@ -17,17 +17,19 @@ export interface RuntimeMetricsSnapshot {
   readonly emitted: number;
   /** Chunks re-delivered because the hand-off to repair/DLQ failed or the registry was down. */
   readonly batchRetries: number;
+  /** Records found outside their routing key's partition and forwarded to it (see EventProcessor.routingKey). */
+  readonly forwarded: number;
   readonly linkCache?: LinkCacheStats;
 }
 
 export interface RuntimeMetrics {
-  count(name: 'records' | 'done' | 'sentToRepair' | 'mutations' | 'retries' | 'emitted' | 'batchRetries', n?: number): void;
+  count(name: 'records' | 'done' | 'sentToRepair' | 'mutations' | 'retries' | 'emitted' | 'batchRetries' | 'forwarded', n?: number): void;
   deadLettered(reason: DlqReason): void;
   snapshot(): RuntimeMetricsSnapshot;
 }
 
 export function createRuntimeMetrics(linkCacheStats?: () => LinkCacheStats): RuntimeMetrics {
-  const counters = { records: 0, done: 0, sentToRepair: 0, mutations: 0, retries: 0, emitted: 0, batchRetries: 0 };
+  const counters = { records: 0, done: 0, sentToRepair: 0, mutations: 0, retries: 0, emitted: 0, batchRetries: 0, forwarded: 0 };
   const dlq: Partial<Record<DlqReason, number>> = {};
   return {
     count(name, n = 1) {

@@ -9,7 +9,7 @@ import type { ChunkSource, PipelineDeps, Slot } from './pipelineTypes.ts';
 /**
  * Executes the writes of every live event of the chunk in one `mutateMany`
  * (retried within the schedule), then — only for events whose writes all
- * landed — their follow-ups, stamped with the wall clock read after the
+ * landed — their final writes, then their follow-ups, stamped with the wall clock read after the
  * writes were acknowledged (see ProcessorOutput.followUps). ClearingMutations
  * go through `mutateMany` like any write: the port applies `clear` per
  * mutation, so merging the events of a chunk into one call gives the same
@@ -19,6 +19,7 @@ import type { ChunkSource, PipelineDeps, Slot } from './pipelineTypes.ts';
  */
 export async function writeStage<E>(deps: PipelineDeps<E>, source: ChunkSource, slots: Slot<E>[], schedule: RetrySchedule): Promise<void> {
   await writeAll(deps, source, slots, schedule, (slot) => slot.output?.writes ?? []);
+  await writeAll(deps, source, slots, schedule, (slot) => slot.output?.finalWrites ?? []);
   const stamp = deps.clock.nowMicros();
   await writeAll(deps, source, slots, schedule, (slot) => (slot.output?.followUps ?? []).map((f) => stamped(f, stamp)));
 }

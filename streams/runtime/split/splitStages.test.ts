@@ -51,6 +51,7 @@ async function applyEvents(store: TwoLevelMapStore, events: readonly EdgeMutatio
     for (const r of requests) cells.set(`${r.namespace}|${r.id}|${Buffer.from(r.key).toString('hex')}`, await store.namespace(r.namespace).get(r.id, r.key));
     const out = fanOut.process(e, { get: (r) => cells.get(`${r.namespace}|${r.id}|${Buffer.from(r.key).toString('hex')}`) }, { wallClockMicros: T0 * 2n });
     await store.mutateMany(out.writes);
+    await store.mutateMany(out.finalWrites ?? []);
   }
 }
 

@@ -11,28 +11,38 @@ import { faultyStore } from './faultyStore.ts';
 import { fakePublisher } from './fakeKafka.ts';
 import { recordingLogger } from './silentLogger.ts';
 import { createTestClock, type TestClock } from './testClock.ts';
-import { createTestProcessor, decodeTestEvent, TEST_NAMESPACES, validateTestEvent, type TestEvent } from './testProcessor.ts';
+import { createTestProcessor, decodeTestEvent, TEST_NAMESPACES, validateTestEvent, type TestEvent, type TestProcessorOptions } from './testProcessor.ts';
 
 /**
  * The runtime's batch handler wired to in-memory parts: the test processor,
  * sinks/memory behind a fault-injecting wrapper, a recording publisher, a
  * test clock and a recording logger. No Kafka.
  */
-export function pipelineHarness(opts: { maxRecordsPerChunk?: number; clock?: TestClock; route?: FailureRouter; dueAtMs?: (m: KafkaMessage) => number } = {}) {
+export function pipelineHarness(
+  opts: {
+    maxRecordsPerChunk?: number;
+    clock?: TestClock;
+    route?: FailureRouter;
+    dueAtMs?: (m: KafkaMessage) => number;
+    processor?: TestProcessorOptions;
+    /** The input consumer's key → partition map (PipelineDeps.partitionOfKey); absent, as in a repair runner. */
+    partitionOfKey?: (key: string) => number;
+  } = {},
+) {
   const clock = opts.clock ?? createTestClock();
   const memory = createMemoryStore({ namespaces: TEST_NAMESPACES });
   const faulty = faultyStore(memory);
   const pub = fakePublisher();
   const metrics = createRuntimeMetrics();
   const { logger, lines } = recordingLogger();
-  const seen = { reads: [] as (string | undefined)[] };
+  const seen = { reads: [] as (string | undefined)[], soleWriter: [] as boolean[] };
   let encodeEmit: PipelineDeps<TestEvent>['encodeEmit'] = async (emit) => ({
     topic: `p.${emit.topic}`,
     key: emit.key,
     value: Buffer.from(JSON.stringify(emit.value)),
   });
   const deps: PipelineDeps<TestEvent> = {
-    processor: createTestProcessor(seen),
+    processor: createTestProcessor(seen, opts.processor),
     decode: decodeTestEvent,
     validate: validateTestEvent,
     store: faulty.store,
@@ -44,6 +54,7 @@ export function pipelineHarness(opts: { maxRecordsPerChunk?: number; clock?: Tes
     readConcurrency: 4,
     metrics,
     mutationIdOf: defaultMutationIdOf,
+    ...(opts.partitionOfKey ? { partitionOfKey: async (key: string) => (opts.partitionOfKey as (k: string) => number)(key) } : {}),
   };
   const handler = createBatchHandler({
     run: (source, messages, heartbeat) => runPipeline(deps, source, messages, heartbeat),

@@ -27,21 +27,34 @@ export const TEST_NAMESPACES = [
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
-export function createTestProcessor(seen: { reads: (string | undefined)[] } = { reads: [] }): EventProcessor<TestEvent> {
+/**
+ * `exclusive`: its read of `t_out[src][dst]` is exclusive (later events of that cell wait for a round);
+ * `finalIn`: the `t_in` write is a final write; `routed`: its routing key is `src`. `seen.soleWriter`
+ * records each processed event's ProcessContext.soleWriter.
+ */
+export interface TestProcessorOptions {
+  readonly exclusive?: boolean;
+  readonly finalIn?: boolean;
+  readonly routed?: boolean;
+}
+
+export function createTestProcessor(seen: { reads: (string | undefined)[]; soleWriter?: boolean[] } = { reads: [] }, options: TestProcessorOptions = {}): EventProcessor<TestEvent> {
   return {
     name: 'test-processor',
-    reads: (e) => [{ namespace: 't_out', id: e.src, key: utf8(e.dst) }],
+    reads: (e) => [{ namespace: 't_out', id: e.src, key: utf8(e.dst), ...(options.exclusive === true ? { exclusive: true } : {}) }],
+    ...(options.routed === true ? { routingKey: (e: TestEvent) => e.src } : {}),
     process(e, reads, ctx) {
+      seen.soleWriter?.push(ctx.soleWriter === true);
       if (e.op === 'throw') throw new Error(`poison ${e.mutation_id}`);
       if (e.op === 'clear') return { writes: [clearPartition('t_in', e.dst, BigInt(e.time))], followUps: [], emits: [] };
       const before = reads.get({ namespace: 't_out', id: e.src, key: utf8(e.dst) });
       seen.reads.push(before === undefined ? undefined : new TextDecoder().decode(before.value));
       const writeTime = BigInt(e.time);
+      const out = { namespace: 't_out', id: e.src, writeTime, deletions: [], additions: [{ key: utf8(e.dst), value: utf8(e.mutation_id) }] };
+      const into = { namespace: 't_in', id: e.dst, writeTime, deletions: [], additions: [{ key: utf8(e.src), value: utf8(e.mutation_id) }] };
       return {
-        writes: [
-          { namespace: 't_out', id: e.src, writeTime, deletions: [], additions: [{ key: utf8(e.dst), value: utf8(e.mutation_id) }] },
-          { namespace: 't_in', id: e.dst, writeTime, deletions: [], additions: [{ key: utf8(e.src), value: utf8(e.mutation_id) }] },
-        ],
+        writes: options.finalIn === true ? [out] : [out, into],
+        ...(options.finalIn === true ? { finalWrites: [into] } : {}),
         followUps: [{ namespace: 't_dirty', id: 'shard-0', deletions: [], additions: [{ key: utf8(e.src), value: new Uint8Array(0) }] }],
         emits: e.emit ? [{ topic: 'edge-mutations', key: e.src, value: { echo: e.mutation_id, at: String(ctx.wallClockMicros) } }] : [],
       };

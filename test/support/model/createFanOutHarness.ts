@@ -8,7 +8,11 @@ import {
   degreeDirtyShards,
   edgestreamNamespaces,
   encodeDegreeCount,
+  encodeRecentKey,
+  encodeUnverifiedRecentValue,
+  forwardRecentNamespace,
   linkNamespace,
+  reverseRecentNamespace,
 } from '../../../sinks/namespaces/index.ts';
 import type { Cell, TwoLevelMapStore } from '../../../sinks/store/TwoLevelMapStore.ts';
 import type { ReadRequest } from '../../../processors/contract/EventProcessor.ts';
@@ -26,14 +30,25 @@ import { readResultsFrom } from './readResultsFrom.ts';
  */
 export interface FanOutHarness {
   readonly store: TwoLevelMapStore;
-  process(event: EdgeMutation): Promise<void>;
+  /** Reads, processes and writes `event`: writes, then final writes, then follow-ups. `soleWriter` (default: the harness's) as ProcessContext says. */
+  process(event: EdgeMutation, options?: { readonly soleWriter?: boolean }): Promise<void>;
+  /**
+   * Writes only the `*_recent` entries of an ADD_EDGE (unverified, at its event time): the stale
+   * entries a store written before the index was exact holds, which readers must skip. `writeTime`
+   * (default the event time) lifts them above the tombstone the exact write path left at that time.
+   */
+  leaveIndexEntries(add: EdgeMutation, writeTime?: bigint): Promise<void>;
   /** The events the REMOVE_NODE cascade publishes for `removeNode`, paging every link partition of its vertex. */
   cascadeEvents(removeNode: EdgeMutation): Promise<EdgeMutation[]>;
   /** Recounts every marked degree, like the recounter at a quiet moment. */
   recountDegrees(): Promise<void>;
 }
 
-export function createFanOutHarness(config: { readonly edgeTypes: readonly { readonly name: string; readonly symmetric?: boolean }[]; readonly maxMutationIdBytes?: number }): FanOutHarness {
+export function createFanOutHarness(
+  config: { readonly edgeTypes: readonly { readonly name: string; readonly symmetric?: boolean }[]; readonly maxMutationIdBytes?: number },
+  /** `soleWriter: false` writes unverified index entries (as a repair, or a store from before exact entries). Default true, as the input's consumer. */
+  { soleWriter = true }: { readonly soleWriter?: boolean } = {},
+): FanOutHarness {
   const store = createMemoryStore({ namespaces: edgestreamNamespaces(config) });
   const processor = createFanOutProcessor(config);
   let clock = 1_000_000n;
@@ -41,15 +56,24 @@ export function createFanOutHarness(config: { readonly edgeTypes: readonly { rea
 
   return {
     store,
-    async process(event) {
+    async process(event, options = {}) {
       const requests = processor.reads(event);
       const answers = new Map<ReadRequest, Cell | undefined>();
       for (const r of requests) answers.set(r, await store.namespace(r.namespace).get(r.id, r.key));
       const reads = readResultsFrom(requests, (r) => answers.get(r));
-      const output = processor.process(event, reads, { wallClockMicros: tick() });
+      const output = processor.process(event, reads, { wallClockMicros: tick(), soleWriter: options.soleWriter ?? soleWriter });
       await store.mutateMany(output.writes);
+      await store.mutateMany(output.finalWrites ?? []);
       const stampedAt = tick();
       await store.mutateMany(output.followUps.map((f) => ({ ...f, writeTime: stampedAt })));
+    },
+    async leaveIndexEntries(add, writeTime = add.event_time) {
+      const value = encodeUnverifiedRecentValue(add.mutation_id);
+      const time = add.edge_time ?? add.event_time;
+      await store.mutateMany([
+        { namespace: forwardRecentNamespace(add.edge_type), id: add.src, writeTime, deletions: [], additions: [{ key: encodeRecentKey(time, add.dst), value }] },
+        { namespace: reverseRecentNamespace(add.edge_type), id: add.dst, writeTime, deletions: [], additions: [{ key: encodeRecentKey(time, add.src), value }] },
+      ]);
     },
     async cascadeEvents(removeNode) {
       const events: EdgeMutation[] = [];

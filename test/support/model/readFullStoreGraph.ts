@@ -18,6 +18,7 @@ import {
 import { mapBoundedOrThrow } from '../../../sinks/store/mapBounded.ts';
 import type { TwoLevelMapStore } from '../../../sinks/store/TwoLevelMapStore.ts';
 import { degreeLine, linkLine, newestFirstLine, propertyCellLine, tombstoneLine } from './graphLines.ts';
+import { staleExactEntry } from './staleExactEntry.ts';
 import { readPartition } from './readStoreGraph.ts';
 
 /**
@@ -63,7 +64,9 @@ export async function readFullStoreGraph(
           const { time, peer } = decodeRecentKey(entry.key);
           const link = links.get(vertex)?.get(peer);
           // Id and data from the link, as the reader takes them (see readStoreGraph).
-          if (link?.state === LinkState.ACTIVE && link.time === time) list.push({ peer, time, mutationId: link.mutationId, ...(link.data ? { data: link.data } : {}) });
+          const stale = staleExactEntry(entry.value, link, time);
+          if (stale !== undefined) list.push({ peer: `${peer} (${stale})`, time, mutationId: '' });
+          else if (link?.state === LinkState.ACTIVE && link.time === time) list.push({ peer, time, mutationId: link.mutationId, ...(link.data ? { data: link.data } : {}) });
         }
         if (list.length > 0) lines.push(newestFirstLine(edgeType, direction, vertex, list));
       });

@@ -18,6 +18,7 @@ import {
 } from '../../../sinks/namespaces/index.ts';
 import type { Cell, NamespaceStore, TwoLevelMapStore } from '../../../sinks/store/TwoLevelMapStore.ts';
 import { degreeLine, linkLine, newestFirstLine, propertyCellLine, tombstoneLine } from './graphLines.ts';
+import { staleExactEntry } from './staleExactEntry.ts';
 
 /** Every cell of a partition, read in small pages so paging is exercised too. */
 export async function readPartition(ns: NamespaceStore, id: string, pageSize = 3): Promise<Cell[]> {
@@ -85,7 +86,9 @@ async function validatedNewestFirst(
     const value = link && decodeLinkValue(link.value);
     // The id and data come from the link, as the reader takes them: at one write time the entry's own
     // value (an ADD's id) can lose a tie the link value won on its data.
-    if (value?.state === LinkState.ACTIVE && value.time === time) list.push({ peer, time, mutationId: value.mutationId, ...(value.data ? { data: value.data } : {}) });
+    const stale = staleExactEntry(entry.value, value, time);
+    if (stale !== undefined) list.push({ peer: `${peer} (${stale})`, time, mutationId: '' });
+    else if (value?.state === LinkState.ACTIVE && value.time === time) list.push({ peer, time, mutationId: value.mutationId, ...(value.data ? { data: value.data } : {}) });
   }
   return list;
 }

@@ -8,6 +8,7 @@ import {
   decodePropertyValue,
   decodeRecentKey,
   decodeVertexKey,
+  exactRecentLink,
 } from '../../../sinks/namespaces/index.ts';
 import type { Mutation } from '../../../sinks/store/TwoLevelMapStore.ts';
 
@@ -16,7 +17,8 @@ import type { Mutation } from '../../../sinks/store/TwoLevelMapStore.ts';
  * namespace's codec, so table-driven tests can state exact writes readably:
  *
  *   follows_out[alice] @100 put bob = ACTIVE@100 m1
- *   follows_out_recent[alice] @100 del (90,bob)
+ *   follows_out_recent[alice] @90 del (90,bob)
+ *   follows_out_recent[alice] @100 put (100,bob) = exact ACTIVE@100 m1 (or `= m1`: unverified)
  *   follows_props[alice␀bob] @100 put fwd:since = 2020n
  *   follows_props[alice␀bob] @100 clear fwd
  *
@@ -70,6 +72,10 @@ function renderValue(namespace: string, value: Uint8Array): string {
     return `${t.mutationId} written ${t.writtenAtMicros}`;
   }
   if (namespace === 'degree_dirty') return value.length === 0 ? "''" : 'non-empty!';
+  if (namespace.endsWith('_recent')) {
+    const exact = exactRecentLink(value);
+    if (exact !== undefined) return `exact ${exact.state}@${exact.time} ${exact.mutationId}`;
+  }
   return Buffer.from(value).toString('utf8');
 }
 
