@@ -24,7 +24,12 @@ export async function forwardStage<E>(deps: PipelineDeps<E>, source: ChunkSource
       soleWriter.set(slot, false);
       continue;
     }
-    const home = await deps.partitionOfKey(key);
+    let home: number;
+    try {
+      home = await deps.partitionOfKey(key);
+    } catch (e) {
+      throw new PipelineError('BATCH_RETRY', `reading the input's partition count failed: ${describeError(e)}`, { cause: e });
+    }
     if (home === source.partition) soleWriter.set(slot, true);
     else if (slot.message.headers?.[HEADERS.forwardedFrom] !== undefined) soleWriter.set(slot, false);
     else forwarding.push(slot);

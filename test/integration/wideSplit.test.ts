@@ -136,8 +136,10 @@ describe('wide partitions: detect → plan → split → verify through Kafka an
     await producer.flush();
     await waitFor('the fan-out to catch up with the load', caughtUp, 400_000);
 
-    // Reads before the split: a full newest-first scan equals the model and crosses the threshold of both namespaces.
+    // Reads before the split: full scans in both orders equal the model; the newest-first one reads only the
+    // (exact) index, the by-peer one the links, and each crosses its namespace's threshold.
     expect(await scan(reader, celeb, 'newest')).toEqual(expected(celeb, 'newest'));
+    expect(await scan(reader, celeb, 'peer')).toEqual(expected(celeb, 'peer'));
     expect(new Set(detected.map((d) => d.namespace))).toEqual(new Set(NAMESPACES));
     expect(detected.every((d) => d.partition_id === celeb && d.rows_read >= 50_000n)).toBe(true);
     await waitFor('the wide-partition events to be published', async () => publisher.published >= 2, 30_000);
