@@ -339,6 +339,18 @@ describe('fan-out: exact index entries', () => {
   });
 });
 
+describe('fan-out: final writes', () => {
+  it('a link that supersedes an index entry is written after the deletion (final); any other link with the rest', () => {
+    const finalOf = (e: EdgeMutation, existing: Existing) => renderMutations(run(e, existing).finalWrites ?? []);
+    const links = ['follows_out[alice] @100 put bob = REMOVED@100 m2', 'follows_in[bob] @100 put alice = REMOVED@100 m2'];
+    expect(finalOf(event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }), { forward: { state: 'ACTIVE', time: 90n, mutationId: 'm0' } })).toEqual(links);
+    expect(finalOf(event({}), { forward: { state: 'ACTIVE', time: 90n, mutationId: 'm0' } })).toHaveLength(2);
+    expect(finalOf(event({}), {})).toEqual([]);
+    expect(finalOf(event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }), { forward: { state: 'REMOVED', time: 90n, mutationId: 'm0' } })).toEqual([]);
+    expect(finalOf(event({}), { forward: { state: 'ACTIVE', time: 100n, mutationId: 'm1' } })).toEqual([]); // a redelivery
+  });
+});
+
 describe('fan-out reads', () => {
   const render = (e: EdgeMutation): string[] => fanOut.reads(e).map((r) => `${r.namespace}[${r.id}] ${Buffer.from(r.key).toString()}`);
 

@@ -45,9 +45,10 @@ import type { WriteBatch } from './WriteBatch.ts';
  * another time) and, for an ACTIVE winner, the op's entry written; when it
  * loses, the op writes no entry and deletes the one an earlier attempt of
  * it may have left. The entry is exact (readers trust it) only under
- * `soleWriter`; a repair writes it unverified. The links themselves are
- * `final`: written after the rest landed, so whoever reads a link later
- * knows the entry work of its writer is done.
+ * `soleWriter`; a repair writes it unverified. A link that supersedes an
+ * entry is `final`: written after that entry's deletion landed, so whoever
+ * reads the link later (the next op, or a re-run of this one after a failure
+ * or a crash) knows the deletion is done; any other link has nothing to wait for.
  *
  * Every visible tombstone also clears the edge's property bag (this
  * direction's, for a directed type) at its time,
@@ -68,16 +69,20 @@ export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric:
 
   const bag = edgePropertyBag(type, src, dst, symmetric);
   const linkBytes = encodeLinkValue(link.value);
-  final.put(forwardLinkNamespace(type), src, link.writeTime, encodeVertexKey(dst), linkBytes);
-  final.put(reverseLinkNamespace(type), dst, link.writeTime, encodeVertexKey(src), linkBytes);
-
   const current = reads.get(forwardLinkRead(type, src, dst));
   const currentLink = current && decodeLinkValue(current.value);
   const currentEntryTime = currentLink?.state === LinkState.ACTIVE ? currentLink.time : undefined;
-  if (current === undefined || beats(link.writeTime, linkBytes, current)) {
-    if (current !== undefined && currentEntryTime !== undefined && !(link.value.state === LinkState.ACTIVE && link.value.time === currentEntryTime)) {
+  const wins = current === undefined || beats(link.writeTime, linkBytes, current);
+  const supersedes = wins && current !== undefined && currentEntryTime !== undefined && !(link.value.state === LinkState.ACTIVE && link.value.time === currentEntryTime);
+  // Only a link that supersedes an entry waits for that entry's deletion to land: the link is what a re-run reads it from.
+  const links = supersedes ? final : batch;
+  links.put(forwardLinkNamespace(type), src, link.writeTime, encodeVertexKey(dst), linkBytes);
+  links.put(reverseLinkNamespace(type), dst, link.writeTime, encodeVertexKey(src), linkBytes);
+
+  if (wins) {
+    if (supersedes) {
       // At the superseded entry's own write time (its link's): a tombstone wins that tie, and a newer write of the same key stays.
-      deleteEntries(event, currentEntryTime, current.writeTime, batch);
+      deleteEntries(event, currentEntryTime as bigint, (current as Cell).writeTime, batch);
     }
     if (link === own && state === LinkState.ACTIVE) {
       const entry = soleWriter ? encodeExactRecentValue(linkBytes) : encodeUnverifiedRecentValue(event.mutation_id);
