@@ -50,6 +50,24 @@ export class PublishedEdges {
   get length(): number {
     return this.edges.length;
   }
+
+  /**
+   * Whether a later ADD of the same edge (a newer event time) superseded event `i`: the exact
+   * index then holds only the newer entry, so event i's `*_recent` rows are gone by design.
+   */
+  superseded(i: number): boolean {
+    if (this.newest === undefined) {
+      this.newest = new Map();
+      this.edges.forEach((e, j) => {
+        const key = `${e.src}\u0000${e.dst}`;
+        const t = this.newest?.get(key);
+        if (t === undefined || (this.eventTimes[j] as bigint) > t) this.newest?.set(key, this.eventTimes[j] as bigint);
+      });
+    }
+    const e = this.edges[i] as BenchEdge;
+    return (this.newest.get(`${e.src}\u0000${e.dst}`) as bigint) > (this.eventTimes[i] as bigint);
+  }
+  private newest: Map<string, bigint> | undefined;
 }
 
 /** One cell the fan-out writes: namespace (table), partition id, clustering key, value, at write time = event time. */

@@ -1,4 +1,4 @@
-import { encodeVertexKey, forwardLinkNamespace, NODE_TOMBSTONE_KEY, NODE_TOMBSTONES_NAMESPACE } from '../../sinks/namespaces/index.ts';
+import { encodeVertexKey, NODE_TOMBSTONE_KEY, NODE_TOMBSTONES_NAMESPACE, reverseLinkNamespace } from '../../sinks/namespaces/index.ts';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import { linkStateOfOp } from './linkStateOfOp.ts';
 import type { ReadRequest } from '../contract/EventProcessor.ts';
@@ -10,11 +10,17 @@ export const nodeTombstoneRead = (vertex: string): ReadRequest => ({
   key: NODE_TOMBSTONE_KEY,
 });
 
-/** The point read of the current forward link `T_out[src][dst]`, which the op decides on and writes back (exclusive). */
-export const forwardLinkRead = (edgeType: string, src: string, dst: string): ReadRequest => ({
-  namespace: forwardLinkNamespace(edgeType),
-  id: src,
-  key: encodeVertexKey(dst),
+/**
+ * The point read of the current link of src → dst, from its reverse cell
+ * `T_in[dst][src]` (written with the same value at the same time as
+ * `T_out[src][dst]`, in the same phase), which the op decides on and writes
+ * back (exclusive). Read from the reverse side so a chunk's ops on one target
+ * share one partition read (one multi-key read per dst).
+ */
+export const currentLinkRead = (edgeType: string, src: string, dst: string): ReadRequest => ({
+  namespace: reverseLinkNamespace(edgeType),
+  id: dst,
+  key: encodeVertexKey(src),
   exclusive: true,
 });
 
@@ -23,7 +29,7 @@ export const forwardLinkRead = (edgeType: string, src: string, dst: string): Rea
  * - link ops (ADD_EDGE, REMOVE_EDGE, HIDE_EDGE, UNHIDE_EDGE): both
  *   endpoints' node tombstones (one read for a self-loop), so an op older
  *   than a node removal cannot resurrect the edge;
- * - and the current forward link: the op deletes the `*_recent` entries of
+ * - and the current link (its reverse cell): the op deletes the `*_recent` entries of
  *   the link it supersedes, and writes none when its own link loses to it
  *   (read before write, as TAO's assoc_add; docs/architecture.md §6);
  * - property ops and REMOVE_NODE: nothing. Property ops need no tombstone
@@ -35,7 +41,7 @@ export function fanOutReads(event: EdgeMutation): ReadRequest[] {
   if (state === undefined) return [];
   const reads = [nodeTombstoneRead(event.src)];
   if (event.dst !== event.src) reads.push(nodeTombstoneRead(event.dst));
-  reads.push(forwardLinkRead(event.edge_type, event.src, event.dst));
+  reads.push(currentLinkRead(event.edge_type, event.src, event.dst));
   return reads;
 }
 

@@ -16,7 +16,7 @@ import { compareBytes } from '../../sinks/store/compareBytes.ts';
 import type { Cell } from '../../sinks/store/index.ts';
 import { EdgeOp, type EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import type { ReadResults } from '../contract/EventProcessor.ts';
-import { forwardLinkRead } from './fanOutReads.ts';
+import { currentLinkRead } from './fanOutReads.ts';
 import { propertyAdditions } from './propertyOpWrites.ts';
 import { visibleNodeTombstones } from './visibleNodeTombstones.ts';
 import { linkStateOfOp } from './linkStateOfOp.ts';
@@ -69,7 +69,7 @@ export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric:
 
   const bag = edgePropertyBag(type, src, dst, symmetric);
   const linkBytes = encodeLinkValue(link.value);
-  const current = reads.get(forwardLinkRead(type, src, dst));
+  const current = reads.get(currentLinkRead(type, src, dst));
   const currentLink = current && decodeLinkValue(current.value);
   const currentEntryTime = currentLink?.state === LinkState.ACTIVE ? currentLink.time : undefined;
   const wins = current === undefined || beats(link.writeTime, linkBytes, current);

@@ -12,14 +12,14 @@ const read = (namespace: string, id: string, key: number): ReadRequest => ({ nam
 const keyed = (rs: ReadRequest[]) => new Map(rs.map((r) => [cellKey(r.namespace, r.id, r.key), r]));
 
 describe('executeReads', () => {
-  it('reads one key of many partitions with one getMany, and a lone request with get', async () => {
+  it('reads several keys of one partition with one getKeys, one key of many partitions with one getMany, and a lone request with get', async () => {
     const memory = createMemoryStore({ namespaces: TEST_NAMESPACES });
     await memory.namespace('t_out').put('b', Uint8Array.of(1), Uint8Array.of(9), 5n);
     const { store, readCalls: calls } = faultyStore(memory);
     const requests = [read('t_out', 'a', 1), read('t_out', 'b', 1), read('t_out', 'c', 1), read('t_out', 'a', 2), read('t_in', 'a', 1)];
     const clock = createTestClock();
     const { cells, failures } = await executeReads(store, keyed(requests), 8, startRetrySchedule({ budgetMs: 0, initialBackoffMs: 1, maxBackoffMs: 1 }, clock));
-    expect(calls).toEqual([['getMany', 't_out', 'a', 'b', 'c'], ['get', 't_out', 'a'], ['get', 't_in', 'a']]);
+    expect(calls).toEqual([['getKeys', 't_out', 'a'], ['getMany', 't_out', 'b', 'c'], ['get', 't_in', 'a']]);
     expect(failures.size).toBe(0);
     expect(requests.map((r) => cells.get(cellKey(r.namespace, r.id, r.key))?.writeTime)).toEqual([undefined, 5n, undefined, undefined, undefined]);
     expect(requests.every((r) => cells.has(cellKey(r.namespace, r.id, r.key)))).toBe(true);

@@ -64,9 +64,10 @@ export async function readStage<E>(
 
 /**
  * Reads every request once; retriable failures are retried while `schedule`
- * allows. Requests for one key of one namespace in several partitions (the
- * node tombstones of a chunk's endpoints) go out as one `getMany`, which
- * succeeds or fails as a whole. Throws FATAL on a fatal failure.
+ * allows. Several keys of one partition (a chunk's link ops on one target) go
+ * out as one `getKeys`, one key of one namespace in several partitions (the
+ * node tombstones of a chunk's endpoints) as one `getMany`; each succeeds or
+ * fails as a whole. Throws FATAL on a fatal failure.
  */
 export async function executeReads(
   store: TwoLevelMapStore,
@@ -79,16 +80,17 @@ export async function executeReads(
   const failures = new Map<string, ReadFailure>();
   let pending = [...requests.keys()];
   while (pending.length > 0) {
-    const units = sameKeyGroups(pending, requests);
-    const settled = await mapBounded(units, concurrency, async (unit): Promise<(Cell | undefined)[]> => {
+    const units = readUnits(pending, requests);
+    const settled = await mapBounded(units, concurrency, async ({ keys: unit, samePartition }): Promise<(Cell | undefined)[]> => {
       const first = requests.get(unit[0] as string) as ReadRequest;
       const ns = store.namespace(first.namespace);
       if (unit.length === 1) return [await ns.get(first.id, first.key)];
+      if (samePartition) return ns.getKeys(first.id, unit.map((k) => (requests.get(k) as ReadRequest).key));
       return ns.getMany(unit.map((k) => (requests.get(k) as ReadRequest).id), first.key);
     });
     const retry: string[] = [];
     settled.forEach((result, i) => {
-      const unit = units[i] as string[];
+      const unit = (units[i] as ReadUnit).keys;
       if (result.status === 'fulfilled') {
         unit.forEach((k, j) => {
           cells.set(k, result.value[j]);
@@ -110,17 +112,41 @@ export async function executeReads(
   return { cells, failures };
 }
 
-/** The request keys grouped by (namespace, key), in first-seen order. */
-function sameKeyGroups(pending: readonly string[], requests: ReadonlyMap<string, ReadRequest>): string[][] {
-  const groups = new Map<string, string[]>();
+/** Requests read together: several keys of one partition (`getKeys`), or one key of several partitions (`getMany`). */
+interface ReadUnit {
+  readonly keys: string[];
+  readonly samePartition: boolean;
+}
+
+/**
+ * The requests grouped, in first-seen order: the keys of one partition asked
+ * for more than once (a chunk's link ops on one target) as one multi-key read,
+ * then the rest by (namespace, key) (the node tombstones of a chunk's endpoints).
+ */
+function readUnits(pending: readonly string[], requests: ReadonlyMap<string, ReadRequest>): ReadUnit[] {
+  const byPartition = new Map<string, string[]>();
   for (const k of pending) {
     const r = requests.get(k) as ReadRequest;
-    const group = `${r.namespace}\u0000${bytesKey(r.key)}`;
-    const same = groups.get(group);
-    if (same === undefined) groups.set(group, [k]);
+    const partition = `${r.namespace}\u0000${r.id}`;
+    const same = byPartition.get(partition);
+    if (same === undefined) byPartition.set(partition, [k]);
     else same.push(k);
   }
-  return [...groups.values()];
+  const units: ReadUnit[] = [];
+  const byKey = new Map<string, string[]>();
+  for (const keys of byPartition.values()) {
+    if (keys.length > 1) {
+      units.push({ keys, samePartition: true });
+      continue;
+    }
+    const r = requests.get(keys[0] as string) as ReadRequest;
+    const group = `${r.namespace}\u0000${bytesKey(r.key)}`;
+    const same = byKey.get(group);
+    if (same === undefined) byKey.set(group, [keys[0] as string]);
+    else same.push(keys[0] as string);
+  }
+  for (const keys of byKey.values()) units.push({ keys, samePartition: false });
+  return units;
 }
 
 /** The ReadResults an event sees: only its own requests; anything else is a processor bug. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFanOutProcessor } from '../../processors/fanout/createFanOutProcessor.ts';
-import { forwardLinkRead } from '../../processors/fanout/fanOutReads.ts';
+import { currentLinkRead } from '../../processors/fanout/fanOutReads.ts';
 import { allWrites, type ReadRequest } from '../../processors/contract/EventProcessor.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createEdgeReader, createReadCounters, createStorePartitionReader, type EdgeReader, type Neighbour } from '../../reads/index.ts';
@@ -60,7 +60,7 @@ describe('a tombstone-heavy newest-first index (bot purge) on Cassandra', () => 
     const fanOut = createFanOutProcessor(env.config);
     const writes: Mutation[] = [];
     for (const event of events) {
-      const link = forwardLinkRead(event.edge_type, event.src, event.dst);
+      const link = currentLinkRead(event.edge_type, event.src, event.dst);
       const reads = { get: (r: ReadRequest) => (cellKey(r.namespace, r.id, r.key) === cellKey(link.namespace, link.id, link.key) ? linkBefore(event) : undefined) };
       for (const m of allWrites(fanOut.process(event, reads, { wallClockMicros: event.event_time }))) if (m.id === celebrity) writes.push(m);
     }

@@ -4,8 +4,8 @@ import { decorateStore, StoreError, type Mutation, type StoreErrorCode, type Two
  * Wraps a store so tests can make writes or reads fail: `failWrites` decides
  * per mutation whether it fails (and with which code), reported like a real
  * backend (a partial_failure naming the failed input indexes, or the error of
- * a whole-call failure). `readCalls` records each read call: ["get", namespace, id]
- * or ["getMany", namespace, ...ids].
+ * a whole-call failure). `readCalls` records each read call: ["get", namespace, id],
+ * ["getKeys", namespace, id] or ["getMany", namespace, ...ids].
  */
 export function faultyStore(inner: TwoLevelMapStore) {
   const calls: Mutation[][] = [];
@@ -26,6 +26,12 @@ export function faultyStore(inner: TwoLevelMapStore) {
           const code = readFault?.(name, reads++);
           if (code !== undefined) throw new StoreError(code, `injected read ${code}`);
           return ns.get(id, key);
+        },
+        getKeys: async (id, keys) => {
+          readCalls.push(['getKeys', name, id]);
+          const code = readFault?.(name, reads++);
+          if (code !== undefined) throw new StoreError(code, `injected read ${code}`);
+          return ns.getKeys(id, keys);
         },
         getMany: async (ids, key) => {
           readCalls.push(['getMany', name, ...ids]);
