@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeMutationEventTime } from '../../cli/kafka/edgeMutationEventTime.ts';
 import { replayCommand } from '../../cli/commands/replay.ts';
+import { knownSchemas } from '../../schemas/index.ts';
+import { subjectFor } from '../../streams/serde/index.ts';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
 import { createEdgePipeline, type EdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
@@ -11,7 +13,8 @@ import { applyLww } from '../support/model/applyLww.ts';
 import { convergenceScenarioArbitrary, describeMutations, scopedVertices, scopeMutation } from '../support/model/convergenceScenario.ts';
 import { MODEL_EDGE_TYPE_CONFIG, MODEL_EDGE_TYPES, MODEL_SYMMETRIC_TYPES } from '../support/model/edgeMutationArbitrary.ts';
 import { modelGraphLines } from '../support/model/graphLines.ts';
-import { readStoreGraph } from '../support/model/readStoreGraph.ts';
+import { readPartition, readStoreGraph } from '../support/model/readStoreGraph.ts';
+import { isExactRecentValue, recentNamespace } from '../../sinks/namespaces/index.ts';
 import { publishMutations } from '../support/publishMutations.ts';
 import { waitForQuiescence } from '../support/waitForQuiescence.ts';
 
@@ -62,6 +65,17 @@ describe('the write path on Kafka + Cassandra converges to the LWW model', () =>
       },
       timeoutMs: 60_000,
     });
+
+  /** The values of every `*_recent` entry of `vertices`, in every model edge type and direction. */
+  const recentEntries = async (vertices: readonly string[]) => {
+    const values: Uint8Array[] = [];
+    for (const type of MODEL_EDGE_TYPES) {
+      for (const direction of ['out', 'in'] as const) {
+        for (const v of vertices) for (const cell of await readPartition(env.store.namespace(recentNamespace(type, direction)), v, 500)) values.push(cell.value);
+      }
+    }
+    return values;
+  };
 
   const storeLines = (tag: string, hotFollowers = 0) => readStoreGraph(env.store, MODEL_EDGE_TYPES, scopedVertices(tag, hotFollowers));
 
@@ -120,6 +134,39 @@ describe('the write path on Kafka + Cassandra converges to the LWW model', () =>
       { numRuns: 2, endOnFailure: true },
     );
     expect(env.config.runtime.recountMode).toBe('delta');
+  });
+
+  it("records keyed otherwise than by src (here by mutation id, over every partition) are forwarded to their src's partition and end in the model state, exact entries included", { timeout: 180_000 }, async () => {
+    const rawProducer = env.kafka.producer();
+    await rawProducer.connect();
+    try {
+      await fc.assert(
+        fc.asyncProperty(convergenceScenarioArbitrary({ minEvents: 30, maxEvents: 60, maxDuplicates: 10 }), async ({ events, arrivals }) => {
+          const tag = `fw${runs.length}${rand}-`;
+          const base = BigInt(Date.now() - 60_000) * 1000n;
+          const scoped = events.map((e) => scopeMutation(e, tag, base));
+          const published = arrivals.map((e) => scopeMutation(e, tag, base));
+          const expected = modelGraphLines(applyLww(scoped, MODEL_SYMMETRIC_TYPES));
+          const ends = async () => (await env.admin.fetchTopicOffsets(env.topics.input)).reduce((n, p) => n + Number(p.high), 0);
+          const before = await ends();
+          const subject = subjectFor(env.topics.input, knownSchemas.EdgeMutation);
+          await rawProducer.send({ topic: env.topics.input, messages: await Promise.all(published.map(async (e) => ({ key: e.mutation_id, value: await env.serde.encode(subject, e) }))) });
+          await quiesce();
+          expect(await storeLines(tag), `run ${tag}: ${published.length} records:\n${describeMutations(published)}`).toEqual(expected);
+          // The forwarded copies were appended to the input (the cascade's events are too), and every
+          // link op was applied in its src's partition: every index entry of the run is exact.
+          expect((await ends()) - before).toBeGreaterThan(published.length);
+          const entries = await recentEntries(scopedVertices(tag, 0));
+          expect(entries.length).toBeGreaterThan(0);
+          expect(entries.filter((value) => !isExactRecentValue(value))).toEqual([]);
+          runs.push({ tag, events: scoped, expected });
+        }),
+        { numRuns: 3, endOnFailure: true },
+      );
+    } finally {
+      await rawProducer.disconnect();
+    }
+    expect(await env.dlqCount()).toBe(0);
   });
 
   it('a full replay of the input topic from the beginning leaves every run unchanged', { timeout: 120_000 }, async () => {
