@@ -15,6 +15,7 @@ import { createEmitEncoder, type EmitSchemas } from './emitEncoder.ts';
 import { failureTopicsOf, inputFailureRouter, repairFailureRouter, type FailureRouter } from './failureRouter.ts';
 import { readRepairState } from './headers.ts';
 import { createKeyPartitioner } from './keyPartitioner.ts';
+import { createRepairWatch } from './repairWatch.ts';
 import { createLinkCache, type LinkCache } from './linkCache.ts';
 import { defaultMutationIdOf } from './logFields.ts';
 import type { PipelineDeps, Publisher, ValidateEvent } from './pipelineTypes.ts';
@@ -110,7 +111,16 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
   const cache = opts.linkCache ?? (opts.config.runtime.linkCacheEntries > 0 ? createLinkCache({ entries: opts.config.runtime.linkCacheEntries }) : false);
   const store = cache ? createLinkCachingStore(opts.store, cache) : opts.store;
   const metrics = createRuntimeMetrics(cache ? () => cache.stats() : undefined);
-  const partitionOfKey = spec.routesByKey === true && opts.processor.routingKey !== undefined ? createKeyPartitioner(opts.kafka, spec.topic) : undefined;
+  const routed = spec.routesByKey === true && opts.processor.routingKey !== undefined;
+  const partitionOfKey = routed ? createKeyPartitioner(opts.kafka, spec.topic) : undefined;
+  const repairTopic = topicName(opts.config.topics.prefix, repairTopicOf(opts.input ?? 'edge-mutations'));
+  const repairs = routed ? createRepairWatch(opts.kafka, repairTopic, `${opts.config.topics.prefix}${opts.processor.name}.repair`) : undefined;
+  // Note each hand-off to the repair topic (before it is produced): the partition is not a sole writer until it is repaired.
+  const route: FailureRouter = repairs === undefined ? spec.route : (message, source, outcome, nowMs) => {
+    const record = spec.route(message, source, outcome, nowMs);
+    if (record?.topic === repairTopic) repairs.handedOff(source.partition);
+    return record;
+  };
   const depsWith = (publisher: Publisher): PipelineDeps<E> => ({
     processor: opts.processor,
     decode: async (value) => (await opts.serde.decode(value, opts.schema)).value,
@@ -125,6 +135,7 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
     metrics,
     mutationIdOf: opts.mutationIdOf ?? defaultMutationIdOf,
     ...(partitionOfKey ? { partitionOfKey } : {}),
+    ...(repairs ? { repairsPending: (partition: number) => repairs.pending(partition) } : {}),
   });
   return createChunkRunner({
     kafka: opts.kafka,
@@ -135,7 +146,7 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
     metrics,
     groupId: spec.groupId,
     topic: spec.topic,
-    route: spec.route,
+    route,
     ...(spec.dueAtMs ? { dueAtMs: spec.dueAtMs } : {}),
     run: (publisher) => {
       const deps = depsWith(publisher);

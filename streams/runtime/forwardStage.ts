@@ -8,7 +8,8 @@ import { eventLogFields } from './logFields.ts';
  * partition of the input (a producer that keyed it otherwise, or partitioned
  * by another hash) to that partition, keyed by the routing key, in one
  * produce; the record is then done here. So every event of one key is applied
- * by one consumer, one chunk after another (ProcessContext.soleWriter). A
+ * by one consumer, one chunk after another (ProcessContext.soleWriter, unless
+ * the partition has a repair in flight, which re-runs events beside it). A
  * record forwarded once is processed where it lands, never forwarded again
  * (no loop while the partition count changes), and not as sole writer.
  * Returns the slots processed here, each with whether it is its key's sole writer.
@@ -17,6 +18,13 @@ export async function forwardStage<E>(deps: PipelineDeps<E>, source: ChunkSource
   const soleWriter = new Map<Slot<E>, boolean>();
   const forwarding: Slot<E>[] = [];
   const routingKey = deps.processor.routingKey;
+  // A repair in flight re-runs an event of this partition with fresh reads, racing this consumer: nobody is a sole writer meanwhile.
+  let repairing = false;
+  try {
+    repairing = deps.partitionOfKey !== undefined && routingKey !== undefined && (await deps.repairsPending?.(source.partition)) === true;
+  } catch (e) {
+    throw new PipelineError('BATCH_RETRY', `reading the repair topic's offsets failed: ${describeError(e)}`, { cause: e });
+  }
   for (const slot of slots) {
     if (slot.outcome !== undefined || slot.event === undefined) continue;
     const key = deps.partitionOfKey === undefined ? undefined : routingKey?.(slot.event);
@@ -30,7 +38,7 @@ export async function forwardStage<E>(deps: PipelineDeps<E>, source: ChunkSource
     } catch (e) {
       throw new PipelineError('BATCH_RETRY', `reading the input's partition count failed: ${describeError(e)}`, { cause: e });
     }
-    if (home === source.partition) soleWriter.set(slot, true);
+    if (home === source.partition) soleWriter.set(slot, !repairing);
     else if (slot.message.headers?.[HEADERS.forwardedFrom] !== undefined) soleWriter.set(slot, false);
     else forwarding.push(slot);
   }

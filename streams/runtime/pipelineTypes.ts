@@ -69,6 +69,8 @@ export interface PipelineDeps<E> {
    * Absent (the repair runner): records are processed where they are, never as sole writer.
    */
   readonly partitionOfKey?: KeyPartitioner;
+  /** With `partitionOfKey`: whether the input partition's repairs are in flight (RepairWatch); then no event of it is a sole writer. */
+  readonly repairsPending?: (partition: number) => Promise<boolean>;
   /** The idempotency token of an event, for log lines. */
   readonly mutationIdOf: (event: E) => string | undefined;
 }

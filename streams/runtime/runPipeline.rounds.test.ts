@@ -52,6 +52,10 @@ describe('runPipeline: exclusive reads, final writes and routing', () => {
     expect(log.committed).toEqual(['p.in:0@3']);
     expect(h.metrics.snapshot().forwarded).toBe(1);
 
+    const repairing = pipelineHarness({ processor: { routed: true }, partitionOfKey: () => 0, repairsPending: (p) => p === 0 });
+    await repairing.handler(fakePayload('p.in', 0, [ev(0, { mutation_id: 'm0', src: 'a', dst: 'b' })]).payload);
+    expect(repairing.seen.soleWriter).toEqual([false]); // a repair of this partition in flight races its consumer
+
     const repair = pipelineHarness({ processor: { routed: true } }); // no partitionOfKey: never forwards, never sole writer
     await repair.handler(fakePayload('p.in.repair', 0, [ev(0, { mutation_id: 'm0', src: 'elsewhere', dst: 'b' })]).payload);
     expect(repair.seen.soleWriter).toEqual([false]);

@@ -27,6 +27,8 @@ export function pipelineHarness(
     processor?: TestProcessorOptions;
     /** The input consumer's key → partition map (PipelineDeps.partitionOfKey); absent, as in a repair runner. */
     partitionOfKey?: (key: string) => number;
+    /** PipelineDeps.repairsPending (with `partitionOfKey`). */
+    repairsPending?: (partition: number) => boolean;
   } = {},
 ) {
   const clock = opts.clock ?? createTestClock();
@@ -55,6 +57,7 @@ export function pipelineHarness(
     metrics,
     mutationIdOf: defaultMutationIdOf,
     ...(opts.partitionOfKey ? { partitionOfKey: async (key: string) => (opts.partitionOfKey as (k: string) => number)(key) } : {}),
+    ...(opts.repairsPending ? { repairsPending: async (partition: number) => (opts.repairsPending as (p: number) => boolean)(partition) } : {}),
   };
   const handler = createBatchHandler({
     run: (source, messages, heartbeat) => runPipeline(deps, source, messages, heartbeat),
