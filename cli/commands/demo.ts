@@ -87,9 +87,12 @@ export async function demoCommand(ctx: CommandContext, o: DemoOptions): Promise<
     if (!caughtUp.quiet) throw new Error(`the fan-out did not catch up within 10 minutes (lag ${caughtUp.lag})`);
     say(`   the fan-out caught up after ${secs(t0)}`);
 
+    // Newest first reads only the (exact) index, by peer only the links: the two scans make both partitions wide.
     const detecting = await timeFullScan(api, target, SCAN_PAGE);
+    const byPeer = await timeFullScan(api, target, SCAN_PAGE, 'peer');
     const detectedAt = Date.now();
-    say(`4. read the celebrity over HTTP (GET ${service.url}/v1/vertices/${CELEBRITY}/in/follows?limit=${SCAN_PAGE}, following cursors): ${fmt(detecting.items)} followers; the server's read counters saw more than ${fmt(config.wide.thresholdRows)} rows in ${config.wide.windowMs / 1000} s and reported the partitions wide`);
+    if (byPeer.items !== detecting.items) throw new Error(`the scans disagree: ${detecting.items} followers newest first, ${byPeer.items} by peer`);
+    say(`4. read the celebrity over HTTP in both orders (GET ${service.url}/v1/vertices/${CELEBRITY}/in/follows?limit=${SCAN_PAGE} and &order=peer, following cursors): ${fmt(detecting.items)} followers each; the server's read counters saw more than ${fmt(config.wide.thresholdRows)} rows of the index and of the links in ${config.wide.windowMs / 1000} s and reported both partitions wide`);
 
     const records = await followChain(createWideRowRepository(store), detectedAt);
     say('6. waiting for quiet before measuring, so "before" and "after" see the same machine:');

@@ -2,7 +2,7 @@ import type { PairedRepeat } from './comparePaired.ts';
 
 /** What the demo reads through: an `EdgeReader`, or later a client of `edgestream serve`. */
 export interface NeighbourPages {
-  in(type: string, vertex: string, options: { limit: number; cursor?: string }): Promise<{ readonly items: readonly unknown[]; readonly cursor?: string | undefined }>;
+  in(type: string, vertex: string, options: { limit: number; cursor?: string; order?: 'newest' | 'peer' }): Promise<{ readonly items: readonly unknown[]; readonly cursor?: string | undefined }>;
 }
 
 export interface ReadTarget {
@@ -18,12 +18,12 @@ export async function timeNewestPage(reader: NeighbourPages, t: ReadTarget, limi
 }
 
 /** A full cursor scan in pages of `pageSize`; returns its wall time (ms) and the neighbours read. */
-export async function timeFullScan(reader: NeighbourPages, t: ReadTarget, pageSize: number): Promise<{ ms: number; items: number }> {
+export async function timeFullScan(reader: NeighbourPages, t: ReadTarget, pageSize: number, order?: 'newest' | 'peer'): Promise<{ ms: number; items: number }> {
   const t0 = performance.now();
   let items = 0;
   let cursor: string | undefined;
   do {
-    const page = await reader.in(t.type, t.vertex, { limit: pageSize, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await reader.in(t.type, t.vertex, { limit: pageSize, ...(cursor === undefined ? {} : { cursor }), ...(order === undefined ? {} : { order }) });
     items += page.items.length;
     cursor = page.cursor;
   } while (cursor !== undefined);

@@ -63,7 +63,7 @@ describe('edgestream demo: a fair before/after', () => {
     expect(conditions).toContain(`${FOLLOWERS.toLocaleString('en-US')} followers`);
     // The demo's own reads go through the server it starts (issue 12): the detection scan and a latency line over HTTP.
     expect(stdout).toMatch(/edgestream serve on http:\/\/127\.0\.0\.1:\d+/);
-    expect(stdout).toMatch(/4\. read the celebrity over HTTP .*: 21,000 followers/);
+    expect(stdout).toMatch(/4\. read the celebrity over HTTP in both orders .*: 21,000 followers each/);
     expect(stdout).toMatch(/Over HTTP \(the server the demo started, in this process\): newest-50 page p50 [\d.]+ ms, p99 [\d.]+ ms over 200 sequential requests/);
     expect(conditions).toMatch(/500 newest-50 pages and 4 full scans .* per side, A\/B alternated; pipeline quiet \(waited [\d.]+ s\) and stopped, Cassandra quiet \(waited [\d.]+ s\)/);
   }, 600_000);
