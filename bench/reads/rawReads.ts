@@ -49,8 +49,9 @@ export function createRawReads(client: cassandra.Client, keyspace: string, edgeT
     },
 
     /**
-     * The least work a *validated* newest page needs (the reference for the
-     * index design, not the store's limit): the slice of `T_in_recent` and one
+     * The least work a *validated* newest page needs (the floor of the
+     * validated index the exact one replaced, kept for comparison; not the
+     * store's limit): the slice of `T_in_recent` and one
      * `key IN ?` read of those peers' links in `T_in`, which must be ACTIVE at
      * the entry's time. The peers of the vertex's last page are read while the
      * slice is in flight (one round trip, as edgestream's validation guesses);
