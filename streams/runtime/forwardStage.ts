@@ -16,7 +16,7 @@ import { eventLogFields } from './logFields.ts';
  */
 export async function forwardStage<E>(deps: PipelineDeps<E>, source: ChunkSource, slots: Slot<E>[]): Promise<Map<Slot<E>, boolean>> {
   const soleWriter = new Map<Slot<E>, boolean>();
-  const forwarding: Slot<E>[] = [];
+  const forwarding: { slot: Slot<E>; key: string }[] = [];
   const routingKey = deps.processor.routingKey;
   // A repair in flight re-runs an event of this partition with fresh reads, racing this consumer: nobody is a sole writer meanwhile.
   let repairing = false;
@@ -40,12 +40,12 @@ export async function forwardStage<E>(deps: PipelineDeps<E>, source: ChunkSource
     }
     if (home === source.partition) soleWriter.set(slot, !repairing);
     else if (slot.message.headers?.[HEADERS.forwardedFrom] !== undefined) soleWriter.set(slot, false);
-    else forwarding.push(slot);
+    else forwarding.push({ slot, key });
   }
   if (forwarding.length === 0) return soleWriter;
-  const records = forwarding.map((slot) => ({
+  const records = forwarding.map(({ slot, key }) => ({
     topic: source.topic,
-    key: deps.processor.routingKey?.(slot.event as E) ?? null,
+    key,
     value: slot.message.value,
     headers: { ...slot.message.headers, [HEADERS.forwardedFrom]: String(source.partition) },
   }));
@@ -55,7 +55,7 @@ export async function forwardStage<E>(deps: PipelineDeps<E>, source: ChunkSource
     throw new PipelineError('BATCH_RETRY', `forwarding ${records.length} records to their routing key's partition failed: ${describeError(e)}`, { cause: e });
   }
   deps.metrics.count('forwarded', records.length);
-  for (const slot of forwarding) {
+  for (const { slot } of forwarding) {
     slot.outcome = { kind: 'done' };
     deps.logger.debug({ ...eventLogFields(source, slot, deps) }, 'forwarded to its routing key partition');
   }
