@@ -28,9 +28,9 @@ export function createCountingStore(inner: TwoLevelMapStore): { store: TwoLevelM
             of(name).gets++;
             return base.get(...a);
           },
-          getMany: (...a) => {
+          getCells: (...a) => {
             of(name).gets += a[0].length;
-            return base.getMany(...a);
+            return base.getCells(...a);
           },
           getKeys: (...a) => {
             of(name).keyReads++;

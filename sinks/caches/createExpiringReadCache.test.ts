@@ -29,11 +29,14 @@ describe('createExpiringReadCache', () => {
     expect(cache.cacheStats()).toEqual({ lookups: 3, hits: 1, entries: 1 });
   });
 
-  it('counts a getMany lookup per id, hits being the fresh ones', async () => {
+  it('counts a getCells lookup per cell, hits being the fresh ones, and answers each cell in order', async () => {
     const { cache } = setup();
-    await cache.namespace('tombs').getMany(['a', 'b'], k(''));
-    await cache.namespace('tombs').getMany(['a', 'c'], k(''));
-    expect(cache.cacheStats()).toEqual({ lookups: 4, hits: 1, entries: 3 });
+    await cache.mutateMany([{ namespace: 'tombs', id: 'c', writeTime: 7n, deletions: [], additions: [{ key: k('x'), value: k('1') }] }]);
+    const at = (id: string, key = '') => ({ id, key: k(key) });
+    await cache.namespace('tombs').getCells([at('a'), at('b')]);
+    const answers = await cache.namespace('tombs').getCells([at('a'), at('c', 'x'), at('c'), at('c', 'x')]);
+    expect(answers.map((c) => c?.writeTime)).toEqual([undefined, 7n, undefined, 7n]);
+    expect(cache.cacheStats()).toEqual({ lookups: 6, hits: 1, entries: 4 });
   });
 
   it('drops the entries of partitions written through it, so its own writes are seen at once', async () => {

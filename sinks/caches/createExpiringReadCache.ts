@@ -2,7 +2,7 @@ import { cellKey } from '../store/cellKey.ts';
 import { decorateStore } from '../store/decorateStore.ts';
 import type { CacheStats } from './CacheStats.ts';
 import { createBoundedTtlCache } from './createBoundedTtlCache.ts';
-import type { Cell, Mutation, NamespaceStore, TwoLevelMapStore } from '../store/TwoLevelMapStore.ts';
+import type { Cell, CellAddress, Mutation, NamespaceStore, TwoLevelMapStore } from '../store/TwoLevelMapStore.ts';
 
 export interface ExpiringReadCacheOptions {
   /** Namespaces whose point reads are cached; every other call passes straight through. */
@@ -56,14 +56,15 @@ export function createExpiringReadCache(inner: TwoLevelMapStore, opts: ExpiringR
         entries.set(k, cell);
         return cell;
       },
-      async getMany(ids: readonly string[], key: Uint8Array) {
-        const keys = ids.map((id) => cellKey(ns.namespace, id, key));
+      async getCells(cells: readonly CellAddress[]) {
+        const keys = cells.map(({ id, key }) => cellKey(ns.namespace, id, key));
         const hits = keys.map((k) => entries.get(k));
-        const missing = [...new Set(ids.filter((_, i) => hits[i] === undefined))];
-        const read = missing.length === 0 ? [] : await ns.getMany(missing, key);
-        const fresh = new Map(missing.map((id, i) => [id, read[i]]));
-        for (const [id, cell] of fresh) entries.set(cellKey(ns.namespace, id, key), cell);
-        return ids.map((id, i) => (hits[i] === undefined ? fresh.get(id) : hits[i]?.value));
+        const missing = new Map<string, CellAddress>();
+        cells.forEach((c, i) => hits[i] === undefined && missing.set(keys[i] as string, c));
+        const read = missing.size === 0 ? [] : await ns.getCells([...missing.values()]);
+        const fresh = new Map([...missing.keys()].map((k, i) => [k, read[i]]));
+        for (const [k, cell] of fresh) entries.set(k, cell);
+        return cells.map((_, i) => (hits[i] === undefined ? fresh.get(keys[i] as string) : hits[i]?.value));
       },
     });
 

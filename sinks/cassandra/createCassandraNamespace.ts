@@ -4,7 +4,8 @@ import { mapBoundedOrThrow } from '../store/mapBounded.ts';
 import type { KeyValue, NamespaceStore, NamespaceValues, SlicePage, SliceQuery, StoreFeatures } from '../store/TwoLevelMapStore.ts';
 import { assertCount, assertId, assertKey, assertLimit, assertValue, assertWriteTime } from '../store/validateArgs.ts';
 import { asBuffer, type NamespaceRuntime } from './namespaceRuntime.ts';
-import { CELLS, readCell, readCellsOfIds, readCellsOfKeys, resolveRows, toStoredRows, VALUES, type CellShape } from './readCells.ts';
+import { readCellsAt } from './readCellsAt.ts';
+import { CELLS, readCell, readCellsOfKeys, resolveRows, toStoredRows, VALUES, type CellShape } from './readCells.ts';
 import { readFirstSlices } from './readFirstSlices.ts';
 import { collectChunks, writePartition } from './writePartition.ts';
 
@@ -99,10 +100,12 @@ export function createCassandraNamespace(ns: NamespaceRuntime, features: StoreFe
       await writePartition(ns, single(name, id, { deletions: [{ key, writeTime }] }));
     },
     ...reads,
-    async getMany(ids, key) {
-      for (const id of ids) assertId(id);
-      assertKey(key);
-      return ids.length === 0 ? [] : readCellsOfIds(ns, ids, key, ns.tuning);
+    async getCells(cells) {
+      for (const { id, key } of cells) {
+        assertId(id);
+        assertKey(key);
+      }
+      return cells.length === 0 ? [] : readCellsAt(ns, cells);
     },
     async scanPrefix(id, prefix, query) {
       assertKey(prefix);

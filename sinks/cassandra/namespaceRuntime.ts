@@ -14,6 +14,7 @@ export interface NamespaceRuntime {
     readonly chunkReadAttempts: number;
     readonly readIdsPerRequest: number;
     readonly readKeysPerRequest: number;
+    readonly readCellsPerRequest: number;
     readonly mutationConcurrency: number;
   };
 }

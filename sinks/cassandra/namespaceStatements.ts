@@ -22,8 +22,8 @@ export interface NamespaceStatements {
   readonly deletePartition: string;
   /** [id, key] → key, value, value_metadata, write_time */
   readonly get: string;
-  /** [ids, key] → id, key, value, value_metadata, write_time */
-  readonly getMany: string;
+  /** [ids, keys] → id, key, value, value_metadata, write_time of each (id, key) pair present */
+  readonly getCells: string;
   /** [id, keys] → key, value, value_metadata, write_time */
   readonly getKeys: string;
   /**
@@ -86,7 +86,7 @@ export function namespaceStatements(keyspace: string, namespace: string): Namesp
     deleteBelow: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key < ?`,
     deleteRange: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key >= ? AND key < ?`,
     deletePartition: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ?`,
-    getMany: `SELECT id, ${CELL_COLUMNS} FROM ${t} WHERE id IN ? AND key = ?`,
+    getCells: `SELECT id, ${CELL_COLUMNS} FROM ${t} WHERE id IN ? AND key IN ?`,
     newestKeys: `SELECT key, value_metadata FROM ${t} WHERE id = ? ORDER BY key DESC LIMIT ?`,
     chunks: {
       insert: `INSERT INTO ${c} (id, key, write_ts, digest, idx, data) VALUES (?, ?, ?, ?, ?, ?) USING TIMESTAMP ?`,

@@ -107,33 +107,6 @@ export async function readCell<C extends KeyValue>(ns: NamespaceRuntime, shape: 
 }
 
 /**
- * `readCell` for many partitions and one key: `id IN ?` lists of at most
- * `readIdsPerRequest` ids (one request each, `mutationConcurrency` in flight),
- * then the chunk follow-ups of the rows that need them.
- */
-export async function readCellsOfIds(
-  ns: NamespaceRuntime,
-  ids: readonly string[],
-  key: Uint8Array,
-  limits: { readonly readIdsPerRequest: number; readonly mutationConcurrency: number },
-): Promise<(Cell | undefined)[]> {
-  const distinct = [...new Set(ids)];
-  const slices: string[][] = [];
-  for (let i = 0; i < distinct.length; i += limits.readIdsPerRequest) slices.push(distinct.slice(i, i + limits.readIdsPerRequest));
-  const what = `get ${ns.settings.name}/<${distinct.length} ids>`;
-  const found = new Map<string, StoredRow>();
-  await mapBoundedOrThrow(slices, limits.mutationConcurrency, async (slice) => {
-    const rows = await ns.session.readRows({ query: ns.statements.getMany, params: [slice, asBuffer(key)] }, { maxRows: slice.length }, what);
-    for (const row of rows) found.set(row.get('id') as string, toStoredRow(row, true));
-  });
-  const cells = new Map<string, Cell | undefined>();
-  await mapBoundedOrThrow([...found], ns.tuning.chunkConcurrency, async ([id, row]) => {
-    cells.set(id, (await resolveRow(ns, CELLS, id, row)) ?? (await readCell(ns, CELLS, id, key)));
-  });
-  return ids.map((id) => cells.get(id));
-}
-
-/**
  * `readCell` for many keys of one partition: `id = ? AND key IN ?` lists of at
  * most `readKeysPerRequest` distinct keys (one request each, `mutationConcurrency`
  * in flight), then the chunk follow-ups of the rows that need them. The keys
@@ -192,7 +165,7 @@ export async function resolveRows<C extends KeyValue>(ns: NamespaceRuntime, shap
 }
 
 /** The cell a row stands for; undefined when its chunks are missing or do not match. */
-async function resolveRow<C extends KeyValue>(ns: NamespaceRuntime, shape: CellShape<C>, id: string, row: StoredRow): Promise<C | undefined> {
+export async function resolveRow<C extends KeyValue>(ns: NamespaceRuntime, shape: CellShape<C>, id: string, row: StoredRow): Promise<C | undefined> {
   const meta = decodeChunkMetadata(row.metadata);
   if (meta === undefined) return shape.cell(row, row.value);
   if (!ns.settings.chunking) {

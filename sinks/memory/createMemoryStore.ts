@@ -137,11 +137,13 @@ function createMemoryNamespace(s: NamespaceSettings, ctx: MemoryContext): Namesp
       const cell = partition(id).get(key);
       return cell === undefined ? undefined : copyCell(cell);
     },
-    async getMany(ids, key) {
+    async getCells(cells) {
       ctx.ensureOpen();
-      for (const id of ids) assertId(id);
-      assertKey(key);
-      return ids.map((id) => {
+      for (const { id, key } of cells) {
+        assertId(id);
+        assertKey(key);
+      }
+      return cells.map(({ id, key }) => {
         const cell = partition(id).get(key);
         return cell === undefined ? undefined : copyCell(cell);
       });

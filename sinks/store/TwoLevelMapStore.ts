@@ -41,6 +41,12 @@ export interface Cell {
   readonly writeTime: bigint;
 }
 
+/** Where a cell lives: its partition and its key. */
+export interface CellAddress {
+  readonly id: string;
+  readonly key: Uint8Array;
+}
+
 export type SliceOrder = 'asc' | 'desc';
 
 export interface SliceQuery {
@@ -187,12 +193,14 @@ export interface NamespaceStore {
   get(id: string, key: Uint8Array): Promise<Cell | undefined>;
 
   /**
-   * `get(id, key)` for each of `ids` (one key, many partitions), in the order
-   * of `ids`. Backends that can read many partitions in one request do
-   * (Cassandra: `id IN ?`), so a chunk's node-tombstone reads cost a few
-   * round trips instead of one per vertex. Fails as a whole.
+   * `get(id, key)` for each of `cells` (any partitions, any keys), in order;
+   * a repeated cell gets the same answer. Backends read many cells per
+   * request (Cassandra: `id IN ? AND key IN ?` over a few partitions at a
+   * time, dropping rows of pairs nobody asked for), so a chunk's scattered
+   * point reads (node tombstones, current links) cost a few round trips
+   * instead of one per cell. Fails as a whole.
    */
-  getMany(ids: readonly string[], key: Uint8Array): Promise<(Cell | undefined)[]>;
+  getCells(cells: readonly CellAddress[]): Promise<(Cell | undefined)[]>;
 
   /**
    * `get(id, key)` for each of `keys` (many keys, one partition), in the

@@ -1,6 +1,7 @@
 // The storage port: the interface every backend implements and the pure helpers they share.
 export type {
   Cell,
+  CellAddress,
   KeyValue,
   Mutation,
   NamespaceStore,

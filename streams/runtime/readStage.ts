@@ -1,5 +1,5 @@
 import type { ReadRequest, ReadResults } from '../../processors/index.ts';
-import { bytesKey, cellKey, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { cellKey, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { mapBounded } from '../../sinks/store/mapBounded.ts';
 import type { RetrySchedule } from './backoff.ts';
 import { classifyFailure } from './classifyFailure.ts';
@@ -64,10 +64,12 @@ export async function readStage<E>(
 
 /**
  * Reads every request once; retriable failures are retried while `schedule`
- * allows. Several keys of one partition (a chunk's link ops on one target) go
- * out as one `getKeys`, one key of one namespace in several partitions (the
- * node tombstones of a chunk's endpoints) as one `getMany`; each succeeds or
- * fails as a whole. Throws FATAL on a fatal failure.
+ * allows. The requests of one namespace go out as one `getCells` (the store
+ * packs a chunk's scattered cells, its node tombstones and current links, into
+ * a few requests), a lone request as `get`; each succeeds or fails as a whole.
+ * A shared read the store rejects is read again at once cell by cell, so a
+ * cell that can never be read fails only the events that asked for it.
+ * Throws FATAL on a fatal failure.
  */
 export async function executeReads(
   store: TwoLevelMapStore,
@@ -78,19 +80,20 @@ export async function executeReads(
 ): Promise<{ cells: Map<string, Cell | undefined>; failures: Map<string, ReadFailure> }> {
   const cells = new Map<string, Cell | undefined>();
   const failures = new Map<string, ReadFailure>();
+  const alone = new Set<string>();
   let pending = [...requests.keys()];
   while (pending.length > 0) {
-    const units = readUnits(pending, requests);
-    const settled = await mapBounded(units, concurrency, async ({ keys: unit, samePartition }): Promise<(Cell | undefined)[]> => {
+    const units = readUnits(pending, requests, alone);
+    const settled = await mapBounded(units, concurrency, async (unit): Promise<(Cell | undefined)[]> => {
       const first = requests.get(unit[0] as string) as ReadRequest;
       const ns = store.namespace(first.namespace);
       if (unit.length === 1) return [await ns.get(first.id, first.key)];
-      if (samePartition) return ns.getKeys(first.id, unit.map((k) => (requests.get(k) as ReadRequest).key));
-      return ns.getMany(unit.map((k) => (requests.get(k) as ReadRequest).id), first.key);
+      return ns.getCells(unit.map((k) => requests.get(k) as ReadRequest));
     });
     const retry: string[] = [];
+    const isolated: string[] = [];
     settled.forEach((result, i) => {
-      const unit = (units[i] as ReadUnit).keys;
+      const unit = units[i] as string[];
       if (result.status === 'fulfilled') {
         unit.forEach((k, j) => {
           cells.set(k, result.value[j]);
@@ -104,49 +107,35 @@ export async function executeReads(
       }
       for (const k of unit) failures.set(k, { error: result.reason, decision: decision === 'retry' ? 'repair' : 'dead-letter' });
       if (decision === 'retry') retry.push(...unit);
+      else if (unit.length > 1) {
+        for (const k of unit) alone.add(k);
+        isolated.push(...unit);
+      }
     });
-    pending = retry;
-    if (pending.length === 0 || !(await schedule.wait())) break;
-    onRetry();
+    pending = isolated;
+    if (retry.length > 0 && (await schedule.wait())) {
+      onRetry();
+      pending = [...retry, ...isolated];
+    }
   }
   return { cells, failures };
 }
 
-/** Requests read together: several keys of one partition (`getKeys`), or one key of several partitions (`getMany`). */
-interface ReadUnit {
-  readonly keys: string[];
-  readonly samePartition: boolean;
-}
-
-/**
- * The requests grouped, in first-seen order: the keys of one partition asked
- * for more than once (a chunk's link ops on one target) as one multi-key read,
- * then the rest by (namespace, key) (the node tombstones of a chunk's endpoints).
- */
-function readUnits(pending: readonly string[], requests: ReadonlyMap<string, ReadRequest>): ReadUnit[] {
-  const byPartition = new Map<string, string[]>();
+/** The pending requests grouped by namespace, in first-seen order; a request in `alone` is read by itself. */
+function readUnits(pending: readonly string[], requests: ReadonlyMap<string, ReadRequest>, alone: ReadonlySet<string>): string[][] {
+  const byNamespace = new Map<string, string[]>();
+  const single: string[][] = [];
   for (const k of pending) {
-    const r = requests.get(k) as ReadRequest;
-    const partition = `${r.namespace}\u0000${r.id}`;
-    const same = byPartition.get(partition);
-    if (same === undefined) byPartition.set(partition, [k]);
-    else same.push(k);
-  }
-  const units: ReadUnit[] = [];
-  const byKey = new Map<string, string[]>();
-  for (const keys of byPartition.values()) {
-    if (keys.length > 1) {
-      units.push({ keys, samePartition: true });
+    if (alone.has(k)) {
+      single.push([k]);
       continue;
     }
-    const r = requests.get(keys[0] as string) as ReadRequest;
-    const group = `${r.namespace}\u0000${bytesKey(r.key)}`;
-    const same = byKey.get(group);
-    if (same === undefined) byKey.set(group, [keys[0] as string]);
-    else same.push(keys[0] as string);
+    const namespace = (requests.get(k) as ReadRequest).namespace;
+    const same = byNamespace.get(namespace);
+    if (same === undefined) byNamespace.set(namespace, [k]);
+    else same.push(k);
   }
-  for (const keys of byKey.values()) units.push({ keys, samePartition: false });
-  return units;
+  return [...byNamespace.values(), ...single];
 }
 
 /** The ReadResults an event sees: only its own requests; anything else is a processor bug. */

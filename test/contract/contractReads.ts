@@ -48,25 +48,35 @@ export function describeReads(ctx: () => ContractContext): void {
       expect(await tiny.get(q, b(1))).toBeUndefined();
     });
 
-    it('getMany answers like get for each id, in order: present, absent, deleted, repeated, chunked, many', async () => {
+    it('getCells answers like get for each cell, in order: present, absent, deleted, repeated, chunked, scattered, many', async () => {
       const { main, tiny } = ctx();
-      const ids = Array.from({ length: 250 }, (_, i) => freshId(`many-${i % 5}`));
+      const ids = Array.from({ length: 250 }, (_, i) => freshId(`cells-${i % 5}`));
       for (const [i, id] of ids.entries()) {
         if (i % 5 === 0) continue; // never written
         await main.put(id, b(7), b(i & 0xff, i >> 8), BigInt(i + 1));
+        await main.put(id, b(i & 0xff), b(0xee, i & 0xff), BigInt(i + 2)); // a key of its own
         if (i % 5 === 1) await main.delete(id, b(7), BigInt(i + 1));
-        if (i % 5 === 2) await main.put(id, b(8), b(0xee), 1n); // another key of the partition
       }
-      const asked = [...ids, ids[3] as string, ids[0] as string];
+      const wide = freshId('cells-wide');
+      for (let k = 0; k < 300; k += 2) await main.put(wide, b(1, k >> 8, k & 0xff), b(k & 0xff), 3n);
+      const asked = [
+        ...ids.map((id) => ({ id, key: b(7) })), // one key of many partitions
+        ...ids.map((id, i) => ({ id, key: b(i & 0xff) })), // scattered keys: the product holds pairs nobody asked for
+        ...ids.map((id, i) => ({ id, key: b((i + 1) & 0xff) })), // present in other partitions only
+        ...Array.from({ length: 300 }, (_, k) => ({ id: wide, key: b(1, k >> 8, k & 0xff) })), // more keys than one request packs
+        { id: ids[3] as string, key: b(7) },
+        { id: ids[0] as string, key: b(0) },
+      ];
       const render = (c: { value: Uint8Array; writeTime: bigint } | undefined) => (c === undefined ? '-' : `${hex(c.value)}@${c.writeTime}`);
-      const expected = await Promise.all(asked.map(async (id) => render(await main.get(id, b(7)))));
-      expect((await main.getMany(asked, b(7))).map(render)).toEqual(expected);
-      expect(expected.filter((e) => e !== '-')).toHaveLength(150 + 1);
-      expect(await main.getMany([], b(7))).toEqual([]);
+      const expected = await Promise.all(asked.map(async ({ id, key }) => render(await main.get(id, key))));
+      expect((await main.getCells(asked)).map(render)).toEqual(expected);
+      expect(expected.filter((e) => e !== '-')).toHaveLength(150 + 200 + 150 + 1);
+      expect(await main.getCells([])).toEqual([]);
       const big = Array.from({ length: 3 }, (_, i) => patternBytes(200 + i, i));
-      const chunkedIds = [freshId('many-chunked'), freshId('many-chunked'), freshId('many-chunked')];
+      const chunkedIds = [freshId('cells-chunked'), freshId('cells-chunked'), freshId('cells-chunked')];
       for (const [i, id] of chunkedIds.entries()) await tiny.put(id, b(1), big[i] as Uint8Array, 3n);
-      expect((await tiny.getMany([...chunkedIds, freshId('none')], b(1))).map((c) => c && hex(c.value))).toEqual([...big.map(hex), undefined]);
+      const chunkedCells = [...chunkedIds.map((id) => ({ id, key: b(1) })), { id: freshId('none'), key: b(1) }, { id: chunkedIds[0] as string, key: b(2) }];
+      expect((await tiny.getCells(chunkedCells)).map((c) => c && hex(c.value))).toEqual([...big.map(hex), undefined, undefined]);
     });
 
     it('getKeys answers like get for each key of one partition, in order: present, absent, deleted, repeated, chunked, many', async () => {

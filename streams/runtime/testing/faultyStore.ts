@@ -5,14 +5,15 @@ import { decorateStore, StoreError, type Mutation, type StoreErrorCode, type Two
  * per mutation whether it fails (and with which code), reported like a real
  * backend (a partial_failure naming the failed input indexes, or the error of
  * a whole-call failure). `readCalls` records each read call: ["get", namespace, id],
- * ["getKeys", namespace, id] or ["getMany", namespace, ...ids].
+ * ["getKeys", namespace, id] or ["getCells", namespace, ...ids].
  */
 export function faultyStore(inner: TwoLevelMapStore) {
   const calls: Mutation[][] = [];
   const readCalls: string[][] = [];
   let writeFault: ((m: Mutation, call: number) => StoreErrorCode | undefined) | undefined;
   let wholeCallFault: ((call: number) => unknown) | undefined;
-  let readFault: ((namespace: string, call: number) => StoreErrorCode | undefined) | undefined;
+  /** Decides per read call, given the partitions it reads, whether it fails. */
+  let readFault: ((namespace: string, call: number, ids: readonly string[]) => StoreErrorCode | undefined) | undefined;
   let reads = 0;
   const store = decorateStore(inner, {
     namespace(name) {
@@ -23,21 +24,21 @@ export function faultyStore(inner: TwoLevelMapStore) {
         features: ns.features,
         get: async (id, key) => {
           readCalls.push(['get', name, id]);
-          const code = readFault?.(name, reads++);
+          const code = readFault?.(name, reads++, [id]);
           if (code !== undefined) throw new StoreError(code, `injected read ${code}`);
           return ns.get(id, key);
         },
         getKeys: async (id, keys) => {
           readCalls.push(['getKeys', name, id]);
-          const code = readFault?.(name, reads++);
+          const code = readFault?.(name, reads++, [id]);
           if (code !== undefined) throw new StoreError(code, `injected read ${code}`);
           return ns.getKeys(id, keys);
         },
-        getMany: async (ids, key) => {
-          readCalls.push(['getMany', name, ...ids]);
-          const code = readFault?.(name, reads++);
+        getCells: async (cells) => {
+          readCalls.push(['getCells', name, ...cells.map((c) => c.id)]);
+          const code = readFault?.(name, reads++, cells.map((c) => c.id));
           if (code !== undefined) throw new StoreError(code, `injected read ${code}`);
-          return ns.getMany(ids, key);
+          return ns.getCells(cells);
         },
       };
     },
