@@ -85,7 +85,7 @@ export interface RecounterOptions {
   readonly clock?: Clock;
   /** Default: this instance recounts every mark partition. */
   readonly owner?: MarkPartitionOwner;
-  /** Pause between rounds (from the end of one to the start of the next). Default 5 s. */
+  /** Pause between rounds (from the end of one to the start of the next), unless a round took `marksPerRound` marks. Default 5 s. */
   readonly intervalMs?: number;
   /** Cells per slice page, for marks and for counted partitions. Default 1000. */
   readonly pageSize?: number;
@@ -110,7 +110,7 @@ export interface Recounter {
   /** One round: take marks, recount, write counts, delete the marks that were counted. */
   runOnce(): Promise<RecountRound>;
   stats(): RecounterStats;
-  /** Runs rounds every `intervalMs` until `stop()`. */
+  /** Runs rounds every `intervalMs` until `stop()`; back to back while a backlog lasts. */
   start(): void;
   /** Finishes the round in flight and stops. */
   stop(): Promise<void>;
@@ -186,13 +186,16 @@ export function createRecounter(opts: RecounterOptions): Recounter {
       running = true;
       loop = (async () => {
         while (running) {
+          let backlog = false;
           try {
-            await runOnce();
+            const round = await runOnce();
+            // A full round that counted everything it took leaves a backlog: the next round starts at once.
+            backlog = round.marks >= marksPerRound && round.failed === 0;
           } catch (e) {
             stats.failedRounds++;
             logger.error({ err: e, error: describeError(e) }, 'recount round failed');
           }
-          if (running) await clock.sleep(intervalMs);
+          if (running && !backlog) await clock.sleep(intervalMs);
         }
       })();
     },
