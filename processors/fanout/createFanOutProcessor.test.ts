@@ -3,7 +3,7 @@ import {
   degreeDirtyShard,
   encodeLinkValue,
   encodeNodeTombstoneValue,
-  reverseLinkNamespace,
+  forwardLinkNamespace,
   NODE_TOMBSTONES_NAMESPACE,
   type LinkValue,
 } from '../../sinks/namespaces/index.ts';
@@ -29,7 +29,7 @@ const event = (e: Partial<EdgeMutation>): EdgeMutation => ({
   ...e,
 });
 
-/** What the store holds before the event: node tombstones by vertex, and the link of the event's edge (`forward`, read from its reverse cell). */
+/** What the store holds before the event: node tombstones by vertex, and the link of the event's edge (`forward`, read from its forward cell). */
 interface Existing {
   readonly tombstones?: Readonly<Record<string, { readonly time: bigint; readonly mutationId: string }>>;
   readonly forward?: LinkValue;
@@ -42,8 +42,8 @@ function run(e: EdgeMutation, existing: Existing = {}): ProcessorOutput {
       const value = t && encodeNodeTombstoneValue({ mutationId: t.mutationId, writtenAtMicros: 1n });
       return t && value ? { key: new Uint8Array(0), value, writeTime: t.time } : undefined;
     }
-    if (r.namespace === reverseLinkNamespace(e.edge_type) && existing.forward !== undefined) {
-      return { key: Buffer.from(e.src), value: encodeLinkValue(existing.forward), writeTime: existing.forward.time };
+    if (r.namespace === forwardLinkNamespace(e.edge_type) && existing.forward !== undefined) {
+      return { key: Buffer.from(e.dst), value: encodeLinkValue(existing.forward), writeTime: existing.forward.time };
     }
     return undefined;
   };
@@ -355,13 +355,13 @@ describe('fan-out reads', () => {
   const render = (e: EdgeMutation): string[] => fanOut.reads(e).map((r) => `${r.namespace}[${r.id}] ${Buffer.from(r.key).toString()}`);
 
   it.each<[string, EdgeMutation, string[]]>([
-    ['ADD_EDGE reads both node tombstones and the current link from its reverse cell', event({}), ['node_tombstones[alice] ', 'node_tombstones[bob] ', 'follows_in[bob] alice']],
+    ['ADD_EDGE reads both node tombstones and the current link from its forward cell', event({}), ['node_tombstones[alice] ', 'node_tombstones[bob] ', 'follows_out[alice] bob']],
     [
       'REMOVE_EDGE reads the same',
       event({ op: 'REMOVE_EDGE' }),
-      ['node_tombstones[alice] ', 'node_tombstones[bob] ', 'follows_in[bob] alice'],
+      ['node_tombstones[alice] ', 'node_tombstones[bob] ', 'follows_out[alice] bob'],
     ],
-    ['a self-loop reads its one tombstone once', event({ src: 'v', dst: 'v' }), ['node_tombstones[v] ', 'follows_in[v] v']],
+    ['a self-loop reads its one tombstone once', event({ src: 'v', dst: 'v' }), ['node_tombstones[v] ', 'follows_out[v] v']],
     ['SET_PROPERTIES reads nothing', event({ op: 'SET_PROPERTIES', properties: { a: 1n } }), []],
     ['REMOVE_PROPERTIES reads nothing', event({ op: 'REMOVE_PROPERTIES' }), []],
     ['REMOVE_NODE reads nothing', event({ op: 'REMOVE_NODE', edge_type: '', dst: '' }), []],

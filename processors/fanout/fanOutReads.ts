@@ -1,4 +1,4 @@
-import { encodeVertexKey, NODE_TOMBSTONE_KEY, NODE_TOMBSTONES_NAMESPACE, reverseLinkNamespace } from '../../sinks/namespaces/index.ts';
+import { encodeVertexKey, forwardLinkNamespace, NODE_TOMBSTONE_KEY, NODE_TOMBSTONES_NAMESPACE } from '../../sinks/namespaces/index.ts';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import { linkStateOfOp } from './linkStateOfOp.ts';
 import type { ReadRequest } from '../contract/EventProcessor.ts';
@@ -11,16 +11,17 @@ export const nodeTombstoneRead = (vertex: string): ReadRequest => ({
 });
 
 /**
- * The point read of the current link of src → dst, from its reverse cell
- * `T_in[dst][src]` (written with the same value at the same time as
- * `T_out[src][dst]`, in the same phase), which the op decides on and writes
- * back (exclusive). Read from the reverse side so a chunk's ops on one target
- * share one partition read (one multi-key read per dst).
+ * The point read of the current link of src → dst, from its forward cell
+ * `T_out[src][dst]` (written with the same value at the same time as
+ * `T_in[dst][src]`), which the op decides on and writes back (exclusive).
+ * Read from the forward side: a source's partition is small where a
+ * celebrity target's is huge, and a lookup in it costs Cassandra less
+ * (`getCells` packs a chunk's scattered cells into few requests anyway).
  */
 export const currentLinkRead = (edgeType: string, src: string, dst: string): ReadRequest => ({
-  namespace: reverseLinkNamespace(edgeType),
-  id: dst,
-  key: encodeVertexKey(src),
+  namespace: forwardLinkNamespace(edgeType),
+  id: src,
+  key: encodeVertexKey(dst),
   exclusive: true,
 });
 
@@ -29,7 +30,7 @@ export const currentLinkRead = (edgeType: string, src: string, dst: string): Rea
  * - link ops (ADD_EDGE, REMOVE_EDGE, HIDE_EDGE, UNHIDE_EDGE): both
  *   endpoints' node tombstones (one read for a self-loop), so an op older
  *   than a node removal cannot resurrect the edge;
- * - and the current link (its reverse cell): the op deletes the `*_recent` entries of
+ * - and the current link (its forward cell): the op deletes the `*_recent` entries of
  *   the link it supersedes, and writes none when its own link loses to it
  *   (read before write, as TAO's assoc_add; docs/architecture.md §6);
  * - property ops and REMOVE_NODE: nothing. Property ops need no tombstone
