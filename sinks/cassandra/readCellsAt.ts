@@ -31,6 +31,7 @@ export async function readCellsAt(ns: NamespaceRuntime, cells: readonly CellAddr
     if (!keys.has(k)) keys.set(k, key);
     return k;
   });
+  /** By `id ␀ bytesKey(key)`: ids never contain U+0000 (as in cellKey), so the pair is unambiguous. */
   const found = new Map<string, Cell>();
   const chunked: { id: string; row: StoredRow }[] = [];
   const what = `get ${ns.settings.name}/<${cells.length} cells in ${asked.size} partitions>`;
@@ -43,15 +44,15 @@ export async function readCellsAt(ns: NamespaceRuntime, cells: readonly CellAddr
       const row = toStoredRow(raw, true);
       const k = bytesKey(row.key);
       if (asked.get(id)?.has(k) !== true) continue;
-      if (row.metadata.length === 0) found.set(`${k}\u0000${id}`, CELLS.cell(row, row.value));
+      if (row.metadata.length === 0) found.set(`${id}\u0000${k}`, CELLS.cell(row, row.value));
       else chunked.push({ id, row });
     }
   });
   await mapBoundedOrThrow(chunked, ns.tuning.chunkConcurrency, async ({ id, row }) => {
     const cell = (await resolveRow(ns, CELLS, id, row)) ?? (await readCell(ns, CELLS, id, row.key));
-    if (cell !== undefined) found.set(`${bytesKey(row.key)}\u0000${id}`, cell);
+    if (cell !== undefined) found.set(`${id}\u0000${bytesKey(row.key)}`, cell);
   });
-  return cells.map(({ id }, i) => found.get(`${keyOf[i] as string}\u0000${id}`));
+  return cells.map(({ id }, i) => found.get(`${id}\u0000${keyOf[i] as string}`));
 }
 
 /**
