@@ -29,6 +29,7 @@ import { addEdgeWorkload, benchTables, PublishedEdges, rowsOfAddEdge, type Row }
 import { PROCESSOR_NODE_FLAGS } from '../../cli/processorNodeFlags.ts';
 import { seedSplitDirectory } from './seedSplitDirectory.ts';
 import { codeVersion, collectVersions, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
+import { recountSettledAt } from './recountSettle.ts';
 
 const IDLE_BASELINE_MS = 5_000;
 const status = createStatusLine();
@@ -399,9 +400,6 @@ async function runRepeat(
   }
 }
 
-/** The recounter's marks per round (createRecounter's default; not in the config file). */
-const RECOUNT_MARKS_PER_ROUND = 10_000;
-
 interface LatencyAttempt {
   readonly fraction: number;
   readonly result: LatencyResult;
@@ -410,7 +408,7 @@ interface LatencyAttempt {
 }
 
 interface RecountLag {
-  /** Throughput phase end → the recounter logged a round that took fewer than a full round of marks (its backlog was gone). */
+  /** Throughput phase end → the recounter took the last of the burst's marks (`recountSettledAt`). */
   readonly seconds: number;
   readonly settled: boolean;
   readonly roundsAfterThroughput: number;
@@ -425,14 +423,13 @@ async function waitForRecountToSettle(child: ProcessorChild, sinceMs: number, in
   const t0 = performance.now();
   for (;;) {
     const after = child.recountRounds.filter((x) => x.atMs >= sinceMs);
-    const settledRound = after.find((x) => x.marks < RECOUNT_MARKS_PER_ROUND);
-    const quiet = after.length === 0 && performance.now() - sinceMs > Math.max(15_000, 5 * intervalMs);
+    const settledAt = recountSettledAt(child.recountRounds, sinceMs, performance.now(), Math.max(15_000, 2 * intervalMs));
     const waited = performance.now() - t0;
-    if (settledRound || quiet || waited > timeoutMs || child.exitedEarly()) {
+    if (settledAt !== undefined || waited > timeoutMs || child.exitedEarly()) {
       const during = child.recountRounds.filter((x) => x.atMs < sinceMs);
       const lag: RecountLag = {
-        seconds: round(((settledRound?.atMs ?? performance.now()) - sinceMs) / 1000, 1),
-        settled: settledRound !== undefined || quiet,
+        seconds: round(((settledAt ?? performance.now()) - sinceMs) / 1000, 1),
+        settled: settledAt !== undefined,
         roundsAfterThroughput: after.length,
         marksAfterThroughput: after.reduce((n, x) => n + x.marks, 0),
         roundsDuringThroughput: during.length,
