@@ -423,7 +423,7 @@ async function waitForRecountToSettle(child: ProcessorChild, sinceMs: number, in
   const t0 = performance.now();
   for (;;) {
     const after = child.recountRounds.filter((x) => x.atMs >= sinceMs);
-    const settledAt = recountSettledAt(child.recountRounds, sinceMs, performance.now(), Math.max(15_000, 2 * intervalMs));
+    const settledAt = recountSettledAt(child.recountRounds, sinceMs, performance.now(), Math.max(15_000, 5 * intervalMs));
     const waited = performance.now() - t0;
     if (settledAt !== undefined || waited > timeoutMs || child.exitedEarly()) {
       const during = child.recountRounds.filter((x) => x.atMs < sinceMs);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../sinks/memory/index.ts';
 import { decorateStore, StoreError, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { createRecounter, type RecountLogic } from './createRecounter.ts';
-import { silentLogger } from './testing/silentLogger.ts';
+import { recordingLogger, silentLogger } from './testing/silentLogger.ts';
 import { createTestClock } from './testing/testClock.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -172,15 +172,19 @@ describe('createRecounter backlog', () => {
     const s = setup();
     const clock = createTestClock({ autoAdvance: false });
     for (const v of ['a', 'b', 'c', 'd', 'e']) await s.mark('s0', v, clock.nowMicros() - 1n);
-    const recounter = createRecounter({ store: s.store, logic, logger: silentLogger, clock, intervalMs: 60_000, marksPerRound: 2 });
+    const { logger, lines } = recordingLogger();
+    const recounter = createRecounter({ store: s.store, logic, logger, clock, intervalMs: 60_000, marksPerRound: 2 });
     recounter.start();
     for (let i = 0; i < 200 && recounter.stats().rounds < 3; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(recounter.stats()).toMatchObject({ rounds: 3, lastRoundMarks: 1 });
     expect(await s.marks('s0')).toEqual([]);
     expect(await s.count('e')).toMatchObject({ n: 0n });
+    await clock.advance(60_000); // one empty round, logged because the one before took marks; the next is not
+    await clock.advance(60_000);
     const stopped = recounter.stop();
     await clock.advance(60_000);
     await stopped;
+    expect(lines.filter((l) => l['msg'] === 'recount round').map((l) => l['marks'])).toEqual([2, 2, 1, 0]);
   });
 });
 

@@ -170,7 +170,8 @@ export function createRecounter(opts: RecounterOptions): Recounter {
     await deleteMarks(store, logic, done);
     const rowsRead = reads.rows() - readBefore;
     const round = { t0, marks: marks.length, recounted: settled.filter((r) => r.status === 'fulfilled').length, failed: marks.length - done.length, rowsRead };
-    if (round.marks > 0) logger.info(round, 'recount round');
+    // The empty round after a backlog is logged too: it says the backlog is gone.
+    if (round.marks > 0 || stats.lastRoundMarks > 0) logger.info(round, 'recount round');
     stats.rounds++;
     stats.recounted += round.recounted;
     stats.failed += round.failed;
