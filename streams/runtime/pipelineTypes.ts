@@ -80,6 +80,8 @@ export interface Slot<E> {
   readonly message: KafkaMessage;
   event?: E;
   reads?: readonly ReadRequest[];
+  /** `readKey` of each of `reads`, built once per chunk (the round split and the read stage both need them). */
+  readKeys?: readonly string[];
   output?: ProcessorOutput;
   /** Set once, when the record's fate is decided before the end of the chunk. */
   outcome?: RecordOutcome;

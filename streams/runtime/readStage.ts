@@ -26,7 +26,6 @@ export async function readStage<E>(
   schedule: RetrySchedule,
 ): Promise<Map<Slot<E>, ReadResults>> {
   const requests = new Map<string, ReadRequest>();
-  const keysOf = new Map<Slot<E>, string[]>(); // each request's key, built once
   for (const slot of slots) {
     if (slot.outcome !== undefined || slot.event === undefined) continue;
     try {
@@ -36,15 +35,14 @@ export async function readStage<E>(
       deps.logger.error({ ...eventLogFields(source, slot, deps), err: e }, 'processor reads() threw; event dead-lettered');
       continue;
     }
-    const keys = slot.reads.map(readKey);
-    keysOf.set(slot, keys);
+    const keys = (slot.readKeys ??= slot.reads.map(readKey));
     slot.reads.forEach((r, i) => requests.set(keys[i] as string, r));
   }
 
   const { cells, failures } = await executeReads(deps.store, requests, deps.readConcurrency, schedule, () => deps.metrics.count('retries'));
   const results = new Map<Slot<E>, ReadResults>();
   for (const slot of slots) {
-    const keys = keysOf.get(slot);
+    const keys = slot.readKeys;
     if (slot.outcome !== undefined || slot.reads === undefined || keys === undefined) continue;
     const failed = failures.size === 0 ? [] : slot.reads.map((r, i) => ({ r, f: failures.get(keys[i] as string) })).filter((x) => x.f !== undefined);
     const first = failed[0]?.f;

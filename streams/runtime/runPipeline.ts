@@ -78,7 +78,7 @@ function splitRound<E>(deps: PipelineDeps<E>, slots: readonly Slot<E>[]): { now:
       now.push(slot);
       continue;
     }
-    const keys = requests.map(readKey);
+    const keys = (slot.readKeys ??= requests.map(readKey));
     const waits = keys.some((k) => deferred.has(k) || exclusive.has(k));
     if (waits) {
       later.push(slot);
