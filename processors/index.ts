@@ -1,6 +1,6 @@
 // Public surface of processors/: the processor contract and each stage's logic.
 export type { EventProcessor, ReadRequest, ReadResults, ProcessContext, Emit, LogicalTopic, ProcessorOutput, FollowUpWrite } from './contract/EventProcessor.ts';
-export { allWrites, NO_OUTPUT } from './contract/EventProcessor.ts';
+export { allWrites, writeWaves, NO_OUTPUT } from './contract/EventProcessor.ts';
 export { clearPartition, isClearingMutation, type ClearingMutation } from './contract/ClearingMutation.ts';
 export { createFanOutProcessor, type FanOutConfig } from './fanout/createFanOutProcessor.ts';
 export { cascadeEventsForPage, type CascadeOptions } from './cascade/cascadeEventsForPage.ts';

@@ -75,12 +75,15 @@ export interface ProcessorOutput {
   /** Writes to apply; order does not matter (each carries its own write time). */
   readonly writes: readonly Mutation[];
   /**
-   * Writes applied only after every write of `writes` landed (and before the
-   * follow-ups), at their own write times: the cells whose presence tells a
-   * later read that the event's other writes landed (e.g. a link, after the
-   * index entries it supersedes were deleted). Not sent when a write failed.
+   * Further write waves, in order: wave i is sent only after every write of
+   * `writes` and of the waves before it landed (and all before the
+   * follow-ups), at their own write times; none is sent once a write of the
+   * event failed. For cells whose presence tells a later read that earlier
+   * writes landed (a link, after the index entries it supersedes were
+   * deleted), or that may be trusted only once they did (an exact index entry,
+   * after both its link cells).
    */
-  readonly finalWrites?: readonly Mutation[];
+  readonly laterWaves?: readonly (readonly Mutation[])[];
   /**
    * Writes applied only after every write of `writes` succeeded, stamped with the
    * runtime's wall clock read at that moment (microseconds). Used for "this changed"
@@ -92,8 +95,11 @@ export interface ProcessorOutput {
   readonly emits: readonly Emit[];
 }
 
-/** `writes` then `finalWrites`, for a caller that applies an output in one call (a test or benchmark that cannot fail halfway). */
-export const allWrites = (output: ProcessorOutput): readonly Mutation[] => (output.finalWrites === undefined ? output.writes : [...output.writes, ...output.finalWrites]);
+/** `writes` then each of `laterWaves`, in the order they must land. */
+export const writeWaves = (output: ProcessorOutput): readonly (readonly Mutation[])[] => [output.writes, ...(output.laterWaves ?? [])];
+
+/** Every wave's writes in one list, for a caller that applies an output in one call (a test or benchmark that cannot fail halfway). */
+export const allWrites = (output: ProcessorOutput): readonly Mutation[] => writeWaves(output).flat();
 
 /** A mutation whose write time the runtime sets (see `ProcessorOutput.followUps`). */
 export type FollowUpWrite = Omit<Mutation, 'writeTime'>;

@@ -11,7 +11,8 @@ import type { Cell } from '../../sinks/store/TwoLevelMapStore.ts';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import { readResultsFrom } from '../../test/support/model/readResultsFrom.ts';
 import { renderMutations } from '../../test/support/model/renderMutation.ts';
-import type { ProcessorOutput } from '../contract/EventProcessor.ts';
+import { allWrites, writeWaves, type ProcessorOutput } from '../contract/EventProcessor.ts';
+import type { Mutation } from '../../sinks/store/TwoLevelMapStore.ts';
 import { createFanOutProcessor } from './createFanOutProcessor.ts';
 
 const fanOut = createFanOutProcessor({ edgeTypes: [{ name: 'follows' }, { name: 'likes' }, { name: 'friends', symmetric: true }] });
@@ -36,7 +37,12 @@ interface Existing {
 }
 
 function run(e: EdgeMutation, existing: Existing = {}): ProcessorOutput {
-  const lookup = (r: { namespace: string; id: string }): Cell | undefined => {
+  return fanOut.process(e, readResultsFrom(fanOut.reads(e), lookupOf(e, existing)), ctx);
+}
+
+/** Answers the fan-out's reads of `e` from `existing`. */
+function lookupOf(e: EdgeMutation, existing: Existing): (r: { namespace: string; id: string }) => Cell | undefined {
+  return (r) => {
     if (r.namespace === NODE_TOMBSTONES_NAMESPACE) {
       const t = existing.tombstones?.[r.id];
       const value = t && encodeNodeTombstoneValue({ mutationId: t.mutationId, writtenAtMicros: 1n });
@@ -47,7 +53,6 @@ function run(e: EdgeMutation, existing: Existing = {}): ProcessorOutput {
     }
     return undefined;
   };
-  return fanOut.process(e, readResultsFrom(fanOut.reads(e), lookup), ctx);
 }
 
 /** The two marks of a link op, each naming its writer (the peer and the event's mutation id). */
@@ -69,10 +74,10 @@ describe('fan-out: event → exact writes', () => {
       [
         'follows_out[alice] @100 put bob = ACTIVE@100 m1',
         'follows_in[bob] @100 put alice = ACTIVE@100 m1',
-        'follows_out_recent[alice] @100 put (100,bob) = m1',
-        'follows_in_recent[bob] @100 put (100,alice) = m1',
         'follows_props[alice␀bob] @100 put fwd:since = 2020n',
         'follows_props[alice␀bob] @100 put fwd:weight = 1.5',
+        'follows_out_recent[alice] @100 put (100,bob) = m1',
+        'follows_in_recent[bob] @100 put (100,alice) = m1',
       ],
       marks('follows', 'alice', 'bob'),
     ],
@@ -83,9 +88,9 @@ describe('fan-out: event → exact writes', () => {
       [
         'follows_out[bob] @100 put alice = ACTIVE@100 m1',
         'follows_in[alice] @100 put bob = ACTIVE@100 m1',
+        'follows_props[alice␀bob] @100 put bwd:close = true',
         'follows_out_recent[bob] @100 put (100,alice) = m1',
         'follows_in_recent[alice] @100 put (100,bob) = m1',
-        'follows_props[alice␀bob] @100 put bwd:close = true',
       ],
       marks('follows', 'bob', 'alice'),
     ],
@@ -167,10 +172,10 @@ describe('fan-out: event → exact writes', () => {
       [
         'follows_out[alice] @100 put bob = ACTIVE@100 m1',
         'follows_in[bob] @100 put alice = ACTIVE@100 m1',
-        'follows_out_recent[alice] @100 put (100,bob) = m1',
-        'follows_in_recent[bob] @100 put (100,alice) = m1',
         'follows_props[alice␀bob] @100 put fwd:since = 1n',
         'follows_props[alice␀bob] @50 clear fwd',
+        'follows_out_recent[alice] @100 put (100,bob) = m1',
+        'follows_in_recent[bob] @100 put (100,alice) = m1',
       ],
       marks('follows', 'alice', 'bob'),
     ],
@@ -265,10 +270,10 @@ describe('fan-out: event → exact writes', () => {
       [
         'follows_out[v] @100 put v = ACTIVE@100 m1',
         'follows_in[v] @100 put v = ACTIVE@100 m1',
-        'follows_out_recent[v] @100 put (100,v) = m1',
-        'follows_in_recent[v] @100 put (100,v) = m1',
         'follows_props[v␀v] @100 put fwd:self = "yes"',
         'follows_props[v␀v] @10 clear fwd',
+        'follows_out_recent[v] @100 put (100,v) = m1',
+        'follows_in_recent[v] @100 put (100,v) = m1',
       ],
       marks('follows', 'v', 'v'),
     ],
@@ -316,9 +321,10 @@ describe('fan-out: event → exact writes', () => {
     ],
   ])('%s', (_, e, existing, writes, followUps) => {
     const output = run(e, existing);
-    // The links are final writes (after the index work landed); listed first here.
-    expect(renderMutations([...(output.finalWrites ?? []), ...output.writes])).toEqual(writes);
-    expect((output.finalWrites ?? []).every((m) => /_(out|in)$/.test(m.namespace))).toBe(true);
+    // Links first here, then the rest in wave order: entries last (the waves themselves: "fan-out: write waves").
+    const all = allWrites(output);
+    const isLink = (m: Mutation) => /_(out|in)$/.test(m.namespace);
+    expect(renderMutations([...all.filter(isLink), ...all.filter((m) => !isLink(m))])).toEqual(writes);
     expect(renderMutations(output.followUps)).toEqual(followUps);
     expect(output.emits).toEqual([]);
   });
@@ -327,7 +333,7 @@ describe('fan-out: event → exact writes', () => {
 describe('fan-out: exact index entries', () => {
   it('the sole writer of its src writes exact entries that carry the link value; a repair writes them unverified', () => {
     const e = event({ data: Buffer.from([7]) });
-    const recent = (output: ProcessorOutput) => renderMutations(output.writes).filter((line) => line.includes('_recent'));
+    const recent = (output: ProcessorOutput) => renderMutations(allWrites(output)).filter((line) => line.includes('_recent'));
     expect(recent(fanOut.process(e, readResultsFrom(fanOut.reads(e), () => undefined), { ...ctx, soleWriter: true }))).toEqual([
       'follows_out_recent[alice] @100 put (100,bob) = exact ACTIVE@100 m1',
       'follows_in_recent[bob] @100 put (100,alice) = exact ACTIVE@100 m1',
@@ -339,15 +345,48 @@ describe('fan-out: exact index entries', () => {
   });
 });
 
-describe('fan-out: final writes', () => {
-  it('a link that supersedes an index entry is written after the deletion (final); any other link with the rest', () => {
-    const finalOf = (e: EdgeMutation, existing: Existing) => renderMutations(run(e, existing).finalWrites ?? []);
-    const links = ['follows_out[alice] @100 put bob = REMOVED@100 m2', 'follows_in[bob] @100 put alice = REMOVED@100 m2'];
-    expect(finalOf(event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }), { forward: { state: 'ACTIVE', time: 90n, mutationId: 'm0' } })).toEqual(links);
-    expect(finalOf(event({}), { forward: { state: 'ACTIVE', time: 90n, mutationId: 'm0' } })).toHaveLength(2);
-    expect(finalOf(event({}), {})).toEqual([]);
-    expect(finalOf(event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }), { forward: { state: 'REMOVED', time: 90n, mutationId: 'm0' } })).toEqual([]);
-    expect(finalOf(event({}), { forward: { state: 'ACTIVE', time: 100n, mutationId: 'm1' } })).toEqual([]); // a redelivery
+describe('fan-out: write waves', () => {
+  const wavesOf = (e: EdgeMutation, existing: Existing, soleWriter = true) =>
+    writeWaves(fanOut.process(e, readResultsFrom(fanOut.reads(e), lookupOf(e, existing)), { ...ctx, soleWriter })).map((w) => renderMutations(w));
+  const active90 = { forward: { state: 'ACTIVE', time: 90n, mutationId: 'm0' } } as const;
+
+  it('a fresh ADD writes its links (and properties) first and its entries only after both links landed', () => {
+    expect(wavesOf(event({ properties: { w: 1n } }), {})).toEqual([
+      ['follows_out[alice] @100 put bob = ACTIVE@100 m1', 'follows_in[bob] @100 put alice = ACTIVE@100 m1', 'follows_props[alice␀bob] @100 put fwd:w = 1n'],
+      ['follows_out_recent[alice] @100 put (100,bob) = exact ACTIVE@100 m1', 'follows_in_recent[bob] @100 put (100,alice) = exact ACTIVE@100 m1'],
+    ]);
+  });
+
+  it('an ADD that supersedes an entry deletes it, then writes its links, then its entries', () => {
+    expect(wavesOf(event({}), active90)).toEqual([
+      ['follows_out_recent[alice] @90 del (90,bob)', 'follows_in_recent[bob] @90 del (90,alice)'],
+      ['follows_out[alice] @100 put bob = ACTIVE@100 m1', 'follows_in[bob] @100 put alice = ACTIVE@100 m1'],
+      ['follows_out_recent[alice] @100 put (100,bob) = exact ACTIVE@100 m1', 'follows_in_recent[bob] @100 put (100,alice) = exact ACTIVE@100 m1'],
+    ]);
+  });
+
+  it('a repair writes unverified entries in the same place: after the links', () => {
+    expect(wavesOf(event({}), {}, false)[1]).toEqual(['follows_out_recent[alice] @100 put (100,bob) = m1', 'follows_in_recent[bob] @100 put (100,alice) = m1']);
+  });
+
+  it('a REMOVE that supersedes an entry writes its links after the deletion; with nothing to supersede, one wave', () => {
+    const removed = ['follows_out[alice] @100 put bob = REMOVED@100 m2', 'follows_in[bob] @100 put alice = REMOVED@100 m2'];
+    expect(wavesOf(event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }), active90)).toEqual([
+      ['follows_out_recent[alice] @90 del (90,bob)', 'follows_in_recent[bob] @90 del (90,alice)'],
+      removed,
+    ]);
+    expect(wavesOf(event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }), { forward: { state: 'REMOVED', time: 90n, mutationId: 'm0' } })).toEqual([removed]);
+  });
+
+  it('a redelivery of the current link supersedes nothing: links, then entries', () => {
+    expect(wavesOf(event({}), { forward: { state: 'ACTIVE', time: 100n, mutationId: 'm1' } })).toHaveLength(2);
+  });
+
+  it('an ADD that loses to a node removal deletes its own entry at its own write time, even when the link it replaces has the same edge time at an older write time', () => {
+    // A re-add with edge_time 90 (event time 100) whose first attempt left its entry at write time 100, re-run after bob's removal at 150.
+    const e = event({ edge_time: 90n });
+    const existing: Existing = { forward: { state: 'ACTIVE', time: 90n, mutationId: 'm0' }, tombstones: { bob: { time: 150n, mutationId: 'rm' } } };
+    expect(wavesOf(e, existing)[0]).toEqual(expect.arrayContaining(['follows_out_recent[alice] @100 del (90,bob)', 'follows_in_recent[bob] @100 del (90,alice)']));
   });
 });
 

@@ -1,5 +1,6 @@
 import { EdgeOp, type EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import type { EventProcessor, ProcessorOutput } from '../contract/EventProcessor.ts';
+import type { Mutation } from '../../sinks/store/TwoLevelMapStore.ts';
 import { degreeDirtyFollowUps } from './degreeDirtyFollowUps.ts';
 import { fanOutReads, fanOutRoutingKey } from './fanOutReads.ts';
 import { linkOpWrites } from './linkOpWrites.ts';
@@ -19,8 +20,9 @@ export interface FanOutConfig {
  * plus degree_dirty follow-ups for link ops. No emits: the REMOVE_NODE
  * cascade is a separate runner (processors/cascade).
  *
- * A link op's two link cells are `finalWrites`, written after its index and
- * property writes landed (see linkOpWrites).
+ * A link op's writes come in ordered waves (`laterWaves`): a link after the
+ * deletion of the entry it supersedes, the op's own entries after its links
+ * (see linkOpWrites).
  *
  * `writes` may contain ClearingMutations (`clear: true`, with the bag's key
  * prefix as `clearPrefix`), executed natively by `mutateMany`.
@@ -46,9 +48,9 @@ export function createFanOutProcessor(config: FanOutConfig): EventProcessor<Edge
         case EdgeOp.REMOVE_EDGE:
         case EdgeOp.HIDE_EDGE:
         case EdgeOp.UNHIDE_EDGE: {
-          const links = createWriteBatch();
-          linkOpWrites(event, reads, symmetricTypes.has(event.edge_type), ctx.soleWriter === true, batch, links);
-          return { writes: batch.mutations(), finalWrites: links.mutations(), followUps: degreeDirtyFollowUps(event), emits: [] };
+          const waves = [batch, createWriteBatch(), createWriteBatch()] as const;
+          linkOpWrites(event, reads, symmetricTypes.has(event.edge_type), ctx.soleWriter === true, waves);
+          return { writes: batch.mutations(), laterWaves: nonEmptyPrefix(waves.slice(1).map((w) => w.mutations())), followUps: degreeDirtyFollowUps(event), emits: [] };
         }
         case EdgeOp.SET_PROPERTIES:
         case EdgeOp.REMOVE_PROPERTIES:
@@ -62,6 +64,13 @@ export function createFanOutProcessor(config: FanOutConfig): EventProcessor<Edge
       }
     },
   };
+}
+
+/** The waves up to the last one that writes anything: an ADD with nothing to supersede costs the chunk no third round trip. */
+function nonEmptyPrefix(waves: Mutation[][]): Mutation[][] {
+  let end = waves.length;
+  while (end > 0 && waves[end - 1]?.length === 0) end--;
+  return waves.slice(0, end);
 }
 
 function assertNever(op: never): never {

@@ -40,15 +40,23 @@ import type { WriteBatch } from './WriteBatch.ts';
  * edge, whatever the arrival order.
  *
  * The `*_recent` index is kept exact by reading the current forward link
- * first (docs/architecture.md §6 "An exact index"): when the link this op
+ * first (docs/architecture.md §5 "The exact index"): when the link this op
  * writes wins over it, the current link's entry is deleted (if ACTIVE at
  * another time) and, for an ACTIVE winner, the op's entry written; when it
  * loses, the op writes no entry and deletes the one an earlier attempt of
  * it may have left. The entry is exact (readers trust it) only under
- * `soleWriter`; a repair writes it unverified. A link that supersedes an
- * entry is `final`: written after that entry's deletion landed, so whoever
- * reads the link later (the next op, or a re-run of this one after a failure
- * or a crash) knows the deletion is done; any other link has nothing to wait for.
+ * `soleWriter`; a repair writes it unverified.
+ *
+ * The writes go in ordered waves (`waves[i]` is sent only after every write
+ * of the waves before it landed), which is what keeps every exact entry
+ * backed by its link:
+ *  - a link that supersedes an entry goes after that entry's deletion, so
+ *    whoever reads the link later (the next op, or a re-run of this one
+ *    after a failure or a crash) knows the deletion is done;
+ *  - the op's own entries go after both its link cells, so a link op whose
+ *    link write failed (to repair, or dead-lettered) leaves no entry that a
+ *    later op, reading the link to learn what to delete, could not find.
+ * A fresh link is wave 0 and its entries wave 1; a superseding one 1 and 2.
  *
  * Every visible tombstone also clears the edge's property bag (this
  * direction's, for a directed type) at its time,
@@ -56,7 +64,7 @@ import type { WriteBatch } from './WriteBatch.ts';
  * the node's links (a re-add newer than the removal) must still clear the
  * properties the removal covered, which only it can do.
  */
-export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric: boolean, soleWriter: boolean, batch: WriteBatch, final: WriteBatch): void {
+export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric: boolean, soleWriter: boolean, waves: LinkOpWaves): void {
   const { edge_type: type, src, dst, event_time: time } = event;
   const state = linkStateOfOp(event.op);
   if (state === undefined) throw new Error(`fan-out: ${event.op} is not a link op (${event.mutation_id})`);
@@ -73,11 +81,14 @@ export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric:
   const currentLink = current && decodeLinkValue(current.value);
   const currentEntryTime = currentLink?.state === LinkState.ACTIVE ? currentLink.time : undefined;
   const wins = current === undefined || beats(link.writeTime, linkBytes, current);
-  const supersedes = wins && current !== undefined && currentEntryTime !== undefined && !(link.value.state === LinkState.ACTIVE && link.value.time === currentEntryTime);
-  // Only a link that supersedes an entry waits for that entry's deletion to land: the link is what a re-run reads it from.
-  const links = supersedes ? final : batch;
-  links.put(forwardLinkNamespace(type), src, link.writeTime, encodeVertexKey(dst), linkBytes);
-  links.put(reverseLinkNamespace(type), dst, link.writeTime, encodeVertexKey(src), linkBytes);
+  // The current link has an entry this op's link replaces: any other bytes (a redelivery of the current link replaces nothing).
+  const replaces = wins && currentEntryTime !== undefined && compareBytes(linkBytes, (current as Cell).value) !== 0;
+  // The same entry key at the same write time (a tie the link won on its bytes): a deletion there would shadow this op's own entry.
+  const sameEntryCell = replaces && link.value.state === LinkState.ACTIVE && link.value.time === currentEntryTime && link.writeTime === (current as Cell).writeTime;
+  const supersedes = replaces && !sameEntryCell;
+  const [batch, linkWave, entryWave] = supersedes ? waves : [waves[0], waves[0], waves[1]];
+  linkWave.put(forwardLinkNamespace(type), src, link.writeTime, encodeVertexKey(dst), linkBytes);
+  linkWave.put(reverseLinkNamespace(type), dst, link.writeTime, encodeVertexKey(src), linkBytes);
 
   if (wins) {
     if (supersedes) {
@@ -85,11 +96,15 @@ export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric:
       deleteEntries(event, currentEntryTime as bigint, (current as Cell).writeTime, batch);
     }
     if (link === own && state === LinkState.ACTIVE) {
-      const entry = soleWriter ? encodeExactRecentValue(linkBytes) : encodeUnverifiedRecentValue(event.mutation_id);
-      batch.put(forwardRecentNamespace(type), src, time, encodeRecentKey(edgeTime, dst), entry);
-      batch.put(reverseRecentNamespace(type), dst, time, encodeRecentKey(edgeTime, src), entry);
-    } else if (state === LinkState.ACTIVE && edgeTime !== currentEntryTime) {
-      deleteEntries(event, edgeTime, time, batch); // lost to a node removal: an earlier attempt's entry goes
+      // In the tie, the entry goes unverified with the links: unverified wins that tie, so the old exact value is never served beside the new link.
+      const exact = soleWriter && !sameEntryCell;
+      const entry = exact ? encodeExactRecentValue(linkBytes) : encodeUnverifiedRecentValue(event.mutation_id);
+      const wave = sameEntryCell ? batch : entryWave;
+      wave.put(forwardRecentNamespace(type), src, time, encodeRecentKey(edgeTime, dst), entry);
+      wave.put(reverseRecentNamespace(type), dst, time, encodeRecentKey(edgeTime, src), entry);
+    } else if (state === LinkState.ACTIVE) {
+      // Lost to a node removal: an earlier attempt's entry goes, at its own write time (the superseded link's, deleted above, may be older).
+      deleteEntries(event, edgeTime, time, batch);
     }
   } else if (state === LinkState.ACTIVE && currentEntryTime !== edgeTime) {
     // Lost to a newer link: no entry of this op may stay (an earlier attempt may have written one before the newer op landed).
@@ -100,6 +115,9 @@ export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric:
   }
   for (const t of tombstones) batch.clear(bag.namespace, bag.id, t.time, bag.prefix);
 }
+
+/** The waves a link op writes in: deletions and properties, then links that supersede, then entries (see linkOpWrites). */
+export type LinkOpWaves = readonly [WriteBatch, WriteBatch, WriteBatch];
 
 /** Whether a write of `bytes` at `writeTime` wins over the stored `cell` (later write time, then greater bytes, as the store decides). */
 function beats(writeTime: bigint, bytes: Uint8Array, cell: Cell): boolean {

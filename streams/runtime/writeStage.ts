@@ -1,4 +1,4 @@
-import type { FollowUpWrite } from '../../processors/index.ts';
+import { writeWaves, type FollowUpWrite } from '../../processors/index.ts';
 import type { Mutation } from '../../sinks/store/index.ts';
 import type { RetrySchedule } from './backoff.ts';
 import { executeWrites, type WriteFailure } from './executeWrites.ts';
@@ -9,7 +9,7 @@ import type { ChunkSource, PipelineDeps, Slot } from './pipelineTypes.ts';
 /**
  * Executes the writes of every live event of the chunk in one `mutateMany`
  * (retried within the schedule), then — only for events whose writes all
- * landed — their final writes, then their follow-ups, stamped with the wall clock read after the
+ * landed — each of their later waves the same way, then their follow-ups, stamped with the wall clock read after the
  * writes were acknowledged (see ProcessorOutput.followUps). ClearingMutations
  * go through `mutateMany` like any write: the port applies `clear` per
  * mutation, so merging the events of a chunk into one call gives the same
@@ -18,8 +18,10 @@ import type { ChunkSource, PipelineDeps, Slot } from './pipelineTypes.ts';
  * dead-letter one when the store refuses it for good.
  */
 export async function writeStage<E>(deps: PipelineDeps<E>, source: ChunkSource, slots: Slot<E>[], schedule: RetrySchedule): Promise<void> {
-  await writeAll(deps, source, slots, schedule, (slot) => slot.output?.writes ?? []);
-  await writeAll(deps, source, slots, schedule, (slot) => slot.output?.finalWrites ?? []);
+  const waves = Math.max(0, ...slots.map((slot) => (slot.output === undefined ? 0 : writeWaves(slot.output).length)));
+  for (let wave = 0; wave < waves; wave++) {
+    await writeAll(deps, source, slots, schedule, (slot) => (slot.output === undefined ? [] : (writeWaves(slot.output)[wave] ?? [])));
+  }
   const stamp = deps.clock.nowMicros();
   await writeAll(deps, source, slots, schedule, (slot) => (slot.output?.followUps ?? []).map((f) => stamped(f, stamp)));
 }

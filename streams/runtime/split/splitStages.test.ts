@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFanOutProcessor } from '../../../processors/index.ts';
+import { createFanOutProcessor, writeWaves } from '../../../processors/index.ts';
 import { defaultEdgestreamConfig, splitMirrorBarrierMs, type EdgeMutation, type WidePartitionDetected } from '../../../schemas/index.ts';
 import { EdgeOp } from '../../../schemas/generated/EdgeMutation.ts';
 import { createMemoryStore } from '../../../sinks/memory/index.ts';
@@ -50,8 +50,7 @@ async function applyEvents(store: TwoLevelMapStore, events: readonly EdgeMutatio
     const cells = new Map<string, Cell | undefined>();
     for (const r of requests) cells.set(`${r.namespace}|${r.id}|${Buffer.from(r.key).toString('hex')}`, await store.namespace(r.namespace).get(r.id, r.key));
     const out = fanOut.process(e, { get: (r) => cells.get(`${r.namespace}|${r.id}|${Buffer.from(r.key).toString('hex')}`) }, { wallClockMicros: T0 * 2n });
-    await store.mutateMany(out.writes);
-    await store.mutateMany(out.finalWrites ?? []);
+    for (const wave of writeWaves(out)) await store.mutateMany(wave);
   }
 }
 

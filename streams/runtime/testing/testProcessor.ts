@@ -29,7 +29,7 @@ const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 /**
  * `exclusive`: its read of `t_out[src][dst]` is exclusive (later events of that cell wait for a round);
- * `finalIn`: the `t_in` write is a final write; `routed`: its routing key is `src`. `seen.soleWriter`
+ * `finalIn`: the `t_in` write is a later wave; `routed`: its routing key is `src`. `seen.soleWriter`
  * records each processed event's ProcessContext.soleWriter.
  */
 export interface TestProcessorOptions {
@@ -54,7 +54,7 @@ export function createTestProcessor(seen: { reads: (string | undefined)[]; soleW
       const into = { namespace: 't_in', id: e.dst, writeTime, deletions: [], additions: [{ key: utf8(e.src), value: utf8(e.mutation_id) }] };
       return {
         writes: options.finalIn === true ? [out] : [out, into],
-        ...(options.finalIn === true ? { finalWrites: [into] } : {}),
+        ...(options.finalIn === true ? { laterWaves: [[into]] } : {}),
         followUps: [{ namespace: 't_dirty', id: 'shard-0', deletions: [], additions: [{ key: utf8(e.src), value: new Uint8Array(0) }] }],
         emits: e.emit ? [{ topic: 'edge-mutations', key: e.src, value: { echo: e.mutation_id, at: String(ctx.wallClockMicros) } }] : [],
       };

@@ -15,7 +15,7 @@ import {
   reverseRecentNamespace,
 } from '../../../sinks/namespaces/index.ts';
 import type { Cell, TwoLevelMapStore } from '../../../sinks/store/TwoLevelMapStore.ts';
-import type { ReadRequest } from '../../../processors/contract/EventProcessor.ts';
+import { writeWaves, type ReadRequest } from '../../../processors/contract/EventProcessor.ts';
 import type { EdgeMutation } from '../../../schemas/generated/EdgeMutation.ts';
 import { readPartition } from './readStoreGraph.ts';
 import { readResultsFrom } from './readResultsFrom.ts';
@@ -30,7 +30,7 @@ import { readResultsFrom } from './readResultsFrom.ts';
  */
 export interface FanOutHarness {
   readonly store: TwoLevelMapStore;
-  /** Reads, processes and writes `event`: writes, then final writes, then follow-ups. `soleWriter` (default: the harness's) as ProcessContext says. */
+  /** Reads, processes and writes `event`: each write wave in order, then follow-ups. `soleWriter` (default: the harness's) as ProcessContext says. */
   process(event: EdgeMutation, options?: { readonly soleWriter?: boolean }): Promise<void>;
   /**
    * Writes only the `*_recent` entries of an ADD_EDGE (unverified, at its event time): the stale
@@ -62,8 +62,7 @@ export function createFanOutHarness(
       for (const r of requests) answers.set(r, await store.namespace(r.namespace).get(r.id, r.key));
       const reads = readResultsFrom(requests, (r) => answers.get(r));
       const output = processor.process(event, reads, { wallClockMicros: tick(), soleWriter: options.soleWriter ?? soleWriter });
-      await store.mutateMany(output.writes);
-      await store.mutateMany(output.finalWrites ?? []);
+      for (const wave of writeWaves(output)) await store.mutateMany(wave);
       const stampedAt = tick();
       await store.mutateMany(output.followUps.map((f) => ({ ...f, writeTime: stampedAt })));
     },
