@@ -10,6 +10,7 @@ const config = defaultEdgestreamConfig({
   limits: { maxVertexIdBytes: 8, maxMutationIdBytes: 32, maxProperties: 2, maxPropertyNameBytes: 5, maxPropertyBagBytes: 24, maxFutureSkewMs: 1000 },
 });
 const NOW = 1_700_000_000_000_000n;
+const AT = { wallClockMicros: NOW };
 
 const add: EdgeMutation = {
   mutation_id: 'm1',
@@ -40,7 +41,7 @@ describe('validateEdgeMutation', () => {
     ['a double and a string value', { ...add, properties: { c: 1.5, d: 'x' } }],
     ['NaN and bytes values', { ...add, properties: { n: NaN, b: Buffer.from([1]) } }],
   ])('accepts %s', (_, event) => {
-    expect(validateEdgeMutation(event, config, NOW)).toEqual({ ok: true, event });
+    expect(validateEdgeMutation(event, config, AT)).toEqual({ ok: true, event });
   });
 
   it.each<[string, unknown, string, RegExp]>([
@@ -78,7 +79,7 @@ describe('validateEdgeMutation', () => {
     ['a lone surrogate in a string value', { ...add, properties: { a: '\udc00' } }, 'properties.a', /lone UTF-16 surrogate/],
     ['a missing field', { ...add, src: undefined }, 'src', /./],
   ])('rejects %s, naming the field', (_, event, field, reason) => {
-    const result = validateEdgeMutation(event, config, NOW);
+    const result = validateEdgeMutation(event, config, AT);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.field).toBe(field);
@@ -86,7 +87,7 @@ describe('validateEdgeMutation', () => {
   });
 
   it('rejects a non-object', () => {
-    expect(validateEdgeMutation('nope', config, NOW)).toMatchObject({ ok: false, field: '(event)' });
+    expect(validateEdgeMutation('nope', config, AT)).toMatchObject({ ok: false, field: '(event)' });
   });
 
   it('counts the property bag exactly as the property codec encodes it', () => {
@@ -115,7 +116,7 @@ describe('validateEdgeMutation: edge time and data (EdgeMutation v2)', () => {
     ['an UNHIDE_EDGE without them (null)', { ...hide, op: 'UNHIDE_EDGE', edge_time: null, data: null }],
     ['empty data on a REMOVE_EDGE (none)', { ...add, op: 'REMOVE_EDGE', properties: {}, data: Buffer.alloc(0) }],
   ])('accepts %s', (_what, event) => {
-    expect(validateEdgeMutation(event, config, NOW)).toEqual({ ok: true, event });
+    expect(validateEdgeMutation(event, config, AT)).toEqual({ ok: true, event });
   });
 
   it.each<[string, EdgeMutation, string, RegExp]>([
@@ -126,7 +127,7 @@ describe('validateEdgeMutation: edge time and data (EdgeMutation v2)', () => {
     ['an edge time above 2^63-1', { ...hide, edge_time: 2n ** 63n }, 'edge_time', /above 2\^63-1/],
     ['data that is not a Buffer', { ...hide, data: 'cafe' as unknown as Buffer }, 'data', /must be bytes/],
   ])('rejects %s, naming the field', (_what, event, field, reason) => {
-    const verdict = validateEdgeMutation(event, config, NOW);
+    const verdict = validateEdgeMutation(event, config, AT);
     expect(verdict.ok).toBe(false);
     if (verdict.ok) return;
     expect(verdict.field).toBe(field);
@@ -135,6 +136,6 @@ describe('validateEdgeMutation: edge time and data (EdgeMutation v2)', () => {
 
   it('honours a smaller limits.maxEdgeDataBytes', () => {
     const small = defaultEdgestreamConfig({ limits: { maxEdgeDataBytes: 4 } });
-    expect(validateEdgeMutation({ ...add, properties: {}, data: Buffer.alloc(5) }, small, NOW)).toMatchObject({ ok: false, field: 'data', reason: expect.stringMatching(/more than the 4 allowed/) });
+    expect(validateEdgeMutation({ ...add, properties: {}, data: Buffer.alloc(5) }, small, AT)).toMatchObject({ ok: false, field: 'data', reason: expect.stringMatching(/more than the 4 allowed/) });
   });
 });

@@ -10,6 +10,16 @@ export type EdgeMutationValidation =
   | { readonly ok: true; readonly event: EdgeMutation }
   | { readonly ok: false; readonly field: string; readonly reason: string };
 
+/** What validation knows about the record besides its event (structurally the runtime's ValidationContext). */
+export interface EventTimeContext {
+  /** The processing wall clock, µs. */
+  readonly wallClockMicros: bigint;
+  /** A repair re-run of an event the fan-out accepted. */
+  readonly repair?: boolean;
+  /** Re-published by `edgestream replay --force`. */
+  readonly replayForced?: boolean;
+}
+
 /**
  * Checks a decoded EdgeMutation's semantics before any write
  * (docs/architecture.md §5): ids non-empty, at most `limits.maxVertexIdBytes`
@@ -26,7 +36,8 @@ export type EdgeMutationValidation =
  * Pure: the wall clock is an argument. Returns the input event itself (not a
  * copy) when it is valid, so Buffers are not cloned.
  */
-export function validateEdgeMutation(event: unknown, config: ValidationConfig, wallClockMicros: bigint): EdgeMutationValidation {
+export function validateEdgeMutation(event: unknown, config: ValidationConfig, at: EventTimeContext): EdgeMutationValidation {
+  const { wallClockMicros } = at;
   const parsed = edgeMutationSchema(config).safeParse(event);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -45,7 +45,7 @@ export function buildMutation(
   config: ValidationConfig,
   wallClockMicros: bigint,
 ): EdgeMutation {
-  const verdict = validateEdgeMutation(fields, config, wallClockMicros);
+  const verdict = validateEdgeMutation(fields, config, { wallClockMicros });
   if (verdict.ok) return verdict.event;
   const [head = '', ...rest] = verdict.field.split('.');
   const argument = [ARGUMENT_OF_FIELD[head] ?? head, ...rest].join('.');

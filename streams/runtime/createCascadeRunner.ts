@@ -14,6 +14,7 @@ import { createChunkRunner } from './createChunkRunner.ts';
 import type { Runner } from './createConsumerLoop.ts';
 import { createEmitEncoder, type EmitSchemas } from './emitEncoder.ts';
 import { failureTopicsOf, inputFailureRouter } from './failureRouter.ts';
+import { isReplayForced } from './headers.ts';
 import { defaultMutationIdOf } from './logFields.ts';
 import { createGroupProgress, type GroupProgress } from './groupProgress.ts';
 import { describeError, PipelineError } from './PipelineError.ts';
@@ -182,7 +183,8 @@ async function decodeOrSkip<E>(ctx: CascadeDeps<E>, message: KafkaMessage): Prom
     if (decision === 'dead-letter') return undefined; // the processor runtime dead-letters it
     throw new PipelineError(decision === 'retry-batch' ? 'BATCH_RETRY' : 'FATAL', `decoding failed: ${describeError(e)}`, { cause: e });
   }
-  const verdict = ctx.validate?.(event, ctx.clock.nowMicros()) ?? { ok: true as const, event };
+  const at = { wallClockMicros: ctx.clock.nowMicros(), repair: false, replayForced: isReplayForced(message.headers) };
+  const verdict = ctx.validate?.(event, at) ?? { ok: true as const, event };
   return verdict.ok ? verdict.event : undefined;
 }
 

@@ -86,6 +86,7 @@ export function createRepairRunner<E>(opts: ProcessorRuntimeOptions<E>): Runner 
     topic: topicName(prefix, repairTopicOf(input)),
     component: 'repair',
     route: repairFailureRouter({ ...failureTopicsOf(prefix, input), maxAttempts: repairMaxAttempts }),
+    repairRunner: true,
     dueAtMs: (message) => {
       const attempt = Math.max(1, readRepairState(message.headers).attempt);
       return Number(message.timestamp) + backoffMs(attempt, repairInitialBackoffMs, repairMaxBackoffMs);
@@ -102,6 +103,8 @@ interface RunnerSpec {
   readonly dueAtMs?: (message: KafkaMessage) => number;
   /** The input's runner: records go to their routing key's partition, whose consumer is the key's sole writer (pipelineTypes `partitionOfKey`). */
   readonly routesByKey?: boolean;
+  /** The repair runner's: it re-runs events the input runner accepted (pipelineTypes `repairRunner`). */
+  readonly repairRunner?: boolean;
 }
 
 function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Runner {
@@ -134,6 +137,7 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
     readConcurrency: tuning.readConcurrency,
     metrics,
     mutationIdOf: opts.mutationIdOf ?? defaultMutationIdOf,
+    ...(spec.repairRunner === true ? { repairRunner: true } : {}),
     ...(partitionOfKey ? { partitionOfKey } : {}),
     ...(repairs ? { repairsPending: (partition: number) => repairs.pending(partition) } : {}),
   });

@@ -1,4 +1,5 @@
 import { classifyFailure } from './classifyFailure.ts';
+import { isReplayForced } from './headers.ts';
 import { eventLogFields } from './logFields.ts';
 import { describeError, PipelineError } from './PipelineError.ts';
 import type { ChunkSource, PipelineDeps, Slot } from './pipelineTypes.ts';
@@ -48,7 +49,7 @@ export async function decodeStage<E>(deps: PipelineDeps<E>, source: ChunkSource,
     if (slot.outcome !== undefined || slot.event === undefined) continue;
     let verdict;
     try {
-      verdict = deps.validate(slot.event, now);
+      verdict = deps.validate(slot.event, { wallClockMicros: now, repair: deps.repairRunner === true, replayForced: isReplayForced(slot.message.headers) });
     } catch (e) {
       throw new PipelineError('FATAL', `the validator threw (a bug): ${describeError(e)}`, { cause: e });
     }

@@ -26,6 +26,8 @@ export const HEADERS = {
   dlqSourceOffset: 'edgestream-dlq-source-offset',
   /** Forwarded: the partition a record was found in before it was forwarded to its routing key's partition. */
   forwardedFrom: 'edgestream-forwarded-from',
+  /** `edgestream replay --force` re-published this record: the operator accepted event times past the resurrection horizon (value `1`). */
+  replayForced: 'edgestream-replay-forced',
 } as const;
 
 /** Why an event was dead-lettered (closed vocabulary; the `edgestream-dlq-reason` header). */
@@ -68,6 +70,11 @@ export function headerString(headers: IHeaders | undefined, name: string): strin
   const raw = headers?.[name];
   const one = Array.isArray(raw) ? raw[raw.length - 1] : raw;
   return one === undefined ? undefined : one.toString();
+}
+
+/** Whether a record was re-published by `edgestream replay --force` (ValidationContext `replayForced`). */
+export function isReplayForced(headers: IHeaders | undefined): boolean {
+  return headerString(headers, HEADERS.replayForced) === '1';
 }
 
 /** Reads the repair state a record carries; a missing or malformed attempt counts as 0 (never repaired). */

@@ -13,11 +13,22 @@ export type ValidationResult<E> =
   | { readonly ok: true; readonly event: E }
   | { readonly ok: false; readonly field: string; readonly reason: string };
 
+/** What the runtime tells a validator about a record besides its event. */
+export interface ValidationContext {
+  /** The processing wall clock, µs. */
+  readonly wallClockMicros: bigint;
+  /** The repair runner re-runs an event that its input runner validated and accepted. */
+  readonly repair: boolean;
+  /** The record carries `edgestream-replay-forced`: `edgestream replay --force` re-published it, the operator having accepted its age. */
+  readonly replayForced: boolean;
+}
+
 /**
- * Checks a decoded event against the config and the processing wall clock
- * (future skew). Pure; a throw is treated as a bug in the validator (fatal).
+ * Checks a decoded event against the config and the record's context (the
+ * wall clock bounds its event time). Pure; a throw is treated as a bug in the
+ * validator (fatal).
  */
-export type ValidateEvent<E> = (event: E, wallClockMicros: bigint) => ValidationResult<E>;
+export type ValidateEvent<E> = (event: E, at: ValidationContext) => ValidationResult<E>;
 
 /** What became of one consumed record. */
 export type RecordOutcome =
@@ -73,6 +84,8 @@ export interface PipelineDeps<E> {
   readonly repairsPending?: (partition: number) => Promise<boolean>;
   /** The idempotency token of an event, for log lines. */
   readonly mutationIdOf: (event: E) => string | undefined;
+  /** The repair runner's: every record re-runs an event the input runner accepted (ValidationContext `repair`). */
+  readonly repairRunner?: boolean;
 }
 
 /** One record's working state while a chunk runs through the pipeline. */

@@ -21,6 +21,7 @@ import {
   type Recounter,
   type Runner,
   type RuntimeTuning,
+  type ValidateEvent,
 } from '../runtime/index.ts';
 import { createSplitChain, SPLIT_CHAIN_STAGES, SPLIT_STAGE_GROUPS, SPLIT_STAGE_INPUTS, type SplitChainStage } from '../runtime/split/index.ts';
 import type { AvroSerde } from '../serde/index.ts';
@@ -67,7 +68,7 @@ export interface EdgePipeline {
 export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
   const stages = new Set(opts.stages ?? EDGE_PIPELINE_STAGES);
   const { config } = opts;
-  const validate = (event: EdgeMutation, wallClockMicros: bigint) => validateEdgeMutation(event, config, wallClockMicros);
+  const validate: ValidateEvent<EdgeMutation> = (event, at) => validateEdgeMutation(event, config, at);
   const fanOut = createFanOutProcessor(config);
   const linkCache = config.runtime.linkCacheEntries > 0 ? createLinkCache({ entries: config.runtime.linkCacheEntries }) : false;
   // Fan-out and repair may read node tombstones from a short-lived cache (see the config's

@@ -80,7 +80,7 @@ export async function createRuntimeFixture(name: string, runtime: EdgestreamConf
     keyspace,
     cql,
     topics,
-    validate: (event, now) => validateEdgeMutation(event, config, now),
+    validate: (event, at) => validateEdgeMutation(event, config, at),
     async openStore(overrides = {}) {
       const store = await createCassandraStore({ ...connection, keyspace, namespaces: IT_NAMESPACES, requestTimeoutMs: 5_000, ...overrides });
       await store.init();
