@@ -24,6 +24,8 @@ export interface ChunkRunnerOptions {
   readonly dueAtMs?: (message: KafkaMessage) => number;
   /** The runner's chunk logic, given the publisher its emits share with the repair/DLQ hand-off. */
   readonly run: (publisher: Publisher) => BatchHandlerOptions['run'];
+  /** See ConsumerLoopOptions.onAssignment. */
+  readonly onAssignment?: () => void;
 }
 
 /**
@@ -57,5 +59,6 @@ export function createChunkRunner(o: ChunkRunnerOptions): Runner {
     metrics: o.metrics,
     pauser,
     ...consumerLoopSettings(o.config, o.tuning),
+    ...(o.onAssignment ? { onAssignment: o.onAssignment } : {}),
   });
 }

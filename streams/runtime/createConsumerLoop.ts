@@ -37,6 +37,8 @@ export interface ConsumerLoopOptions {
   readonly maxWaitTimeMs: number;
   readonly fromBeginning: boolean;
   readonly progressIntervalMs: number;
+  /** Called on every group join (the assignment may have changed), before anything of it is fetched. */
+  readonly onAssignment?: () => void;
 }
 
 /** Wires a batch handler into a kafkajs consumer group with manual commits. */
@@ -89,6 +91,7 @@ export function createConsumerLoop(opts: ConsumerLoopOptions): Runner {
         allowAutoTopicCreation: false,
       });
       consumer = c;
+      if (opts.onAssignment) c.on(c.events.GROUP_JOIN, opts.onAssignment);
       c.on(c.events.CRASH, ({ payload }) => {
         if (payload.restart) {
           logger.warn({ group: opts.groupId, err: payload.error }, 'consumer crashed; kafkajs restarts it');

@@ -152,6 +152,8 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
     topic: spec.topic,
     route,
     ...(spec.dueAtMs ? { dueAtMs: spec.dueAtMs } : {}),
+    // A partition that moved away and back may have had repairs handed off meanwhile (RepairWatch.assigned).
+    ...(repairs ? { onAssignment: () => repairs.assigned() } : {}),
     run: (publisher) => {
       const deps = depsWith(publisher);
       return (source, messages, heartbeat) => runPipeline(deps, source, messages, heartbeat);

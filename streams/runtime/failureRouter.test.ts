@@ -14,6 +14,14 @@ describe('inputFailureRouter', () => {
     expect(route(message(1, Buffer.from('x')), source, { kind: 'done' }, 5)).toBeUndefined();
     expect(route(message(1, Buffer.from('x')), source, { kind: 'defer', untilMs: 9 }, 5)).toBeUndefined();
   });
+
+  it('keys a repair record by the routing key its outcome names (else the original key); a DLQ record keeps the original key', () => {
+    const route = inputFailureRouter(topics);
+    const nullKeyed = message(1, Buffer.from('x'));
+    expect(route(nullKeyed, source, { ...repairOutcome, routingKey: 'src' }, 5)).toMatchObject({ topic: 'p.in.repair', key: 'src' });
+    expect(route(message(1, Buffer.from('x'), { key: 'k' }), source, repairOutcome, 5)).toMatchObject({ topic: 'p.in.repair', key: Buffer.from('k') });
+    expect(route(nullKeyed, source, { kind: 'dead-letter', reason: 'invalid', error: 'no' }, 5)).toMatchObject({ topic: 'p.in.dlq', key: null });
+  });
 });
 
 describe('repairFailureRouter', () => {

@@ -19,8 +19,10 @@ export function failureTopicsOf(prefix: string, input: LogicalTopic): FailureTop
 
 /**
  * The input runtime's router: a dead-letter outcome goes to the DLQ, a repair
- * outcome to the repair topic as attempt 1. Original key, bytes and headers
- * are kept; the record timestamp is now (the repair back-off counts from it).
+ * outcome to the repair topic as attempt 1. Bytes and headers are kept, and
+ * the key unless the outcome names a routing key (then the repair record is
+ * keyed by it; the original record stays findable by the source headers);
+ * the record timestamp is now (the repair back-off counts from it).
  */
 export function inputFailureRouter({ repairTopic, dlqTopic }: FailureTopics): FailureRouter {
   return (message, source, outcome, nowMs) => {
@@ -58,7 +60,7 @@ export function repairFailureRouter({ repairTopic, dlqTopic, maxAttempts }: Fail
   };
 }
 
-/** The record that hands an event to the repair topic: original key, bytes and headers, plus the repair state. */
+/** The record that hands an event to the repair topic: its routing key (else the original key), original bytes and headers, plus the repair state. */
 function toRepair(
   repairTopic: string,
   message: KafkaMessage,
@@ -69,7 +71,7 @@ function toRepair(
 ): OutRecord {
   return {
     topic: repairTopic,
-    key: message.key,
+    key: outcome.routingKey ?? message.key,
     value: message.value,
     timestamp: String(nowMs),
     headers: repairHeaders(message.headers, { ...state, failedNamespaces: outcome.failedNamespaces, error: outcome.error, source }),

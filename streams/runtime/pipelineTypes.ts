@@ -34,7 +34,17 @@ export type ValidateEvent<E> = (event: E, at: ValidationContext) => ValidationRe
 export type RecordOutcome =
   | { readonly kind: 'done' }
   | { readonly kind: 'dead-letter'; readonly reason: DlqReason; readonly error: string; readonly field?: string }
-  | { readonly kind: 'repair'; readonly failedNamespaces: readonly string[]; readonly error: string }
+  | {
+      readonly kind: 'repair';
+      readonly failedNamespaces: readonly string[];
+      readonly error: string;
+      /**
+       * The key to publish the repair record under: the event's routing key
+       * (EventProcessor.routingKey), so it lands on the repair partition the
+       * key's input consumer watches. Absent: the record's own key.
+       */
+      readonly routingKey?: string;
+    }
   /**
    * Not settled yet: come back at `untilMs`. The batch handler commits the
    * records before the first deferred one and pauses the partition until

@@ -6,6 +6,12 @@ export interface RepairWatch {
   pending(partition: number): Promise<boolean>;
   /** This runner is handing a record of `partition` to the repair topic: pending until the group has committed past it. */
   handedOff(partition: number): void;
+  /**
+   * The consumer got an assignment (every group join): what was known to be
+   * clear is checked again, since another member may have handed records off
+   * while it owned a partition. This runner's own hand-offs stay pending.
+   */
+  assigned(): void;
 }
 
 /** How often a pending partition is checked again. */
@@ -17,13 +23,17 @@ const RECHECK_MS = 1_000;
  * the consumer's own event of the same edge, so while a partition has a
  * repair in flight the consumer writes that partition's entries unverified.
  * The repair topic is keyed like the input, so repair partition p holds only
- * input partition p's events. A partition is checked when first seen (an
- * earlier owner's repairs), and again only while pending: after a hand-off of
- * this runner's, until the group's committed offset reaches the end offset.
+ * input partition p's events. A partition is checked when first seen after
+ * each assignment (an earlier owner's repairs, this runner's own included if
+ * the partition moved away and back), and again only while pending: after a
+ * hand-off of this runner's, until the group's committed offset reaches the
+ * end offset.
  */
 export function createRepairWatch(kafka: Kafka, repairTopic: string, repairGroup: string, nowMs: () => number = Date.now): RepairWatch {
   const state = new Map<number, { pending: boolean; checkedAt: number }>();
   const checking = new Map<number, Promise<boolean>>();
+  // Bumped by each assignment: a check begun before it answers its caller but is not remembered.
+  let assignment = 0;
 
   async function check(partition: number): Promise<boolean> {
     const admin = kafka.admin();
@@ -46,21 +56,30 @@ export function createRepairWatch(kafka: Kafka, repairTopic: string, repairGroup
       let inFlight = checking.get(partition);
       if (inFlight === undefined) {
         const startedAt = nowMs();
-        inFlight = check(partition)
+        const during = assignment;
+        const started: Promise<boolean> = check(partition)
           .then((pending) => {
             // A hand-off during the check stays pending.
             const latest = state.get(partition);
             const result = latest !== undefined && latest.pending && latest.checkedAt > startedAt ? true : pending;
-            state.set(partition, { pending: result, checkedAt: startedAt });
+            if (during === assignment) state.set(partition, { pending: result, checkedAt: startedAt });
             return result;
           })
-          .finally(() => checking.delete(partition));
+          .finally(() => {
+            if (checking.get(partition) === started) checking.delete(partition);
+          });
+        inFlight = started;
         checking.set(partition, inFlight);
       }
       return inFlight;
     },
     handedOff(partition) {
       state.set(partition, { pending: true, checkedAt: nowMs() });
+    },
+    assigned() {
+      assignment++;
+      checking.clear();
+      for (const [partition, known] of state) if (!known.pending) state.delete(partition);
     },
   };
 }

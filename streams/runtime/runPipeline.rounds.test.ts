@@ -61,4 +61,16 @@ describe('runPipeline: exclusive reads, final writes and routing', () => {
     expect(repair.seen.soleWriter).toEqual([false]);
     expect(repair.published).toEqual([]);
   });
+
+  it("keys a routed event's repair record by its routing key, whatever key the record came with, so it lands on the repair partition its consumer watches", async () => {
+    const h = pipelineHarness({ processor: { routed: true }, partitionOfKey: () => 0 });
+    h.failWrites((m) => (m.namespace === 't_in' ? 'timeout' : undefined));
+    await h.handler(fakePayload('p.in', 0, [message(0, testEventBytes({ mutation_id: 'null-key', src: 'a', dst: 'b' })), message(1, testEventBytes({ mutation_id: 'other-key', src: 'a', dst: 'c' }), { key: 'other' })]).payload);
+    expect(h.published.map((r) => [r.topic, r.key])).toEqual([['p.in.repair', 'a'], ['p.in.repair', 'a']]);
+
+    const repair = pipelineHarness({ processor: { routed: true } }); // the repair runner re-publishes a failed repair under the routing key too
+    repair.failWrites((m) => (m.namespace === 't_in' ? 'timeout' : undefined));
+    await repair.handler(fakePayload('p.in.repair', 0, [message(0, testEventBytes({ mutation_id: 'old', src: 'a', dst: 'b' }))]).payload);
+    expect(repair.published.map((r) => r.key)).toEqual(['a']);
+  });
 });

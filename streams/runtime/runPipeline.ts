@@ -40,7 +40,18 @@ export async function runPipeline<E>(
     round = later;
   }
   await emitStage(deps, source, slots, startRetrySchedule(deps.retry, deps.clock, heartbeat));
-  return slots.map((slot) => slot.outcome ?? { kind: 'done' });
+  return slots.map((slot) => keyedForRepair(deps, slot, slot.outcome ?? { kind: 'done' }));
+}
+
+/**
+ * A repair outcome carries the event's routing key: a record that came with
+ * another key (or none) would otherwise land on a repair partition that
+ * neither the src's consumer (RepairWatch) nor the read-your-writes gate watches.
+ */
+function keyedForRepair<E>(deps: PipelineDeps<E>, slot: Slot<E>, outcome: RecordOutcome): RecordOutcome {
+  if (outcome.kind !== 'repair' || slot.event === undefined || deps.processor.routingKey === undefined) return outcome;
+  const routingKey = deps.processor.routingKey(slot.event);
+  return routingKey === undefined ? outcome : { ...outcome, routingKey };
 }
 
 async function runRound<E>(deps: PipelineDeps<E>, source: ChunkSource, slots: Slot<E>[], soleWriter: ReadonlyMap<Slot<E>, boolean>, heartbeat: () => Promise<void>): Promise<void> {
