@@ -34,10 +34,10 @@ export interface EdgeReader {
   /**
    * The edge's property bag (shared by a→b and b→a). With `keys`, only those
    * properties are read (one point read each, served from a short-lived
-   * read-aside cache); absent ones are left out of the result. Properties
-   * outlive a REMOVE_EDGE, as on the write path.
+   * read-aside cache unless `options.fresh`); absent ones are left out of the
+   * result. Properties outlive a REMOVE_EDGE, as on the write path.
    */
-  props(type: string, src: string, dst: string, keys?: readonly string[]): Promise<Record<string, PropertyValue>>;
+  props(type: string, src: string, dst: string, keys?: readonly string[], options?: PropsOptions): Promise<Record<string, PropertyValue>>;
   /**
    * The recounted degree of `vertex` (ACTIVE links in `direction`); 0n when
    * never counted. A projection: it lags the links by at least one recount interval.
@@ -64,9 +64,18 @@ export interface TimeRangeOptions extends ReadBounds {
   readonly cursor?: string;
 }
 
-export interface EdgesOptions extends ReadBounds {
+export interface EdgesOptions extends ReadBounds, PropsOptions {
   /** Properties to read of each edge found (key pushdown); none when absent. */
   readonly keys?: readonly string[];
+}
+
+export interface PropsOptions {
+  /**
+   * Read the requested properties from the store, not the props cache (which
+   * may predate a write the caller must see, e.g. a read carrying a
+   * consistency token), and refresh the cache with what was read. Default false.
+   */
+  readonly fresh?: boolean;
 }
 
 export interface EdgeGet {

@@ -505,6 +505,21 @@ describe('createEdgeReader: props', () => {
     expect(recording.calls).toHaveLength(2);
   });
 
+  it('fresh: reads past the cache (a cached absence too) and refreshes it with what it read, in props and edges alike', async () => {
+    const { reader, recording, harness } = await setup([...events, add('a', 'c', 10n, { properties: { since: 2021n } })], { clock: () => 0, propsCache: { maxEntries: 100, ttlMs: 1_000 } });
+    await reader.props('follows', 'a', 'b', ['since', 'later']);
+    await reader.edges('follows', 'a', ['c'], { keys: ['later'] });
+    await harness.process(event('SET_PROPERTIES', 'a', 'b', 12n, { properties: { since: 2030n, later: 'x' } }));
+    await harness.process(event('SET_PROPERTIES', 'a', 'c', 12n, { properties: { later: 'y' } }));
+    expect(await reader.props('follows', 'a', 'b', ['since', 'later'])).toEqual({ since: 2020n }); // served from the cache
+    expect(await reader.props('follows', 'a', 'b', ['since', 'later'], { fresh: true })).toEqual({ since: 2030n, later: 'x' });
+    expect((await reader.edges('follows', 'a', ['c'], { keys: ['later'], fresh: true }))[0]?.props).toEqual({ later: 'y' });
+    recording.calls.length = 0;
+    expect(await reader.props('follows', 'a', 'b', ['since', 'later'])).toEqual({ since: 2030n, later: 'x' }); // refreshed
+    expect((await reader.edges('follows', 'a', ['c'], { keys: ['later'] }))[0]?.props).toEqual({ later: 'y' });
+    expect(recording.calls.map((c) => c.namespace)).toEqual(['follows_out']); // the multi-get's links; no property read
+  });
+
   it('hands out fresh values on every hit, so a caller changing one cannot change the cache', async () => {
     const { reader } = await setup(events);
     const first = await reader.props('follows', 'b', 'a', ['raw']);

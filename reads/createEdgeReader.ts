@@ -153,8 +153,9 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
     checkEdgeType(config, type);
     checkVertex(config, src, 'src');
     const peers = checkDsts(config, dsts);
-    if (typeof options !== 'object' || options === null) throw new ReadArgumentError('options', 'must be { keys?, maxRows?, maxQueries?, deadlineMs?, signal? }');
+    if (typeof options !== 'object' || options === null) throw new ReadArgumentError('options', 'must be { keys?, fresh?, maxRows?, maxQueries?, deadlineMs?, signal? }');
     const names = options.keys === undefined ? undefined : checkPropertyKeys(config, options.keys);
+    const fresh = options.fresh === true;
     const what = `edges ${type} ${JSON.stringify(src)} -> ${peers.length} dsts`;
     return withBudget(ctx, options, what, async (budgeted) => {
       const namespace = forwardLinkNamespace(type);
@@ -166,7 +167,7 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
         peers.map(async (dst, i): Promise<EdgeGet> => {
           const link = links[i];
           if (names === undefined || link === undefined) return { dst, link };
-          return { dst, link, props: await readRequestedProperties(budgeted, propsCache, edgePropertyBag(type, src, dst, symmetric), names) };
+          return { dst, link, props: await readRequestedProperties(budgeted, propsCache, edgePropertyBag(type, src, dst, symmetric), names, fresh) };
         }),
       );
     });
@@ -187,7 +188,7 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
     in: (type, vertex, options) => observed('in', (ctx) => neighbours(ctx, 'in', type, vertex, options)),
     timeRange: (type, vertex, direction, options) => observed('timeRange', (ctx) => timeRange(ctx, type, vertex, direction, options)),
     edges: (type, src, dsts, options = {}) => observed('edges', (ctx) => edges(ctx, type, src, dsts, options)),
-    props: (type, src, dst, keys) =>
+    props: (type, src, dst, keys, options = {}) =>
       observed('props', async (ctx) => {
         checkEdgeType(config, type);
         checkVertex(config, src, 'src');
@@ -196,7 +197,7 @@ export function createEdgeReader(opts: EdgeReaderOptions): EdgeReader {
         const what = `props ${type} ${JSON.stringify(src)} ${JSON.stringify(dst)}`;
         if (keys === undefined) return withBudget(ctx, {}, what, (budgeted) => readPropertyBag(budgeted, bag));
         const names = checkPropertyKeys(config, keys);
-        return withBudget(ctx, {}, what, (budgeted) => readRequestedProperties(budgeted, propsCache, bag, names));
+        return withBudget(ctx, {}, what, (budgeted) => readRequestedProperties(budgeted, propsCache, bag, names, options.fresh === true));
       }),
     count: (type, vertex, direction) =>
       observed('count', async (ctx) => {

@@ -9,6 +9,7 @@ export type {
   NeighbourOrder,
   NeighbourPage,
   NeighbourPageOptions,
+  PropsOptions,
   ReadBounds,
   TimeRangeOptions,
   Traversal,

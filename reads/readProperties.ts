@@ -13,24 +13,27 @@ import { getKeys, sampleOf, type ReadContext } from './ReadContext.ts';
 /**
  * Key pushdown: only the requested properties cross the wire, each served
  * from `cache` while fresh. Misses are read in one multi-key request
- * (`getKeys`) and counted as one sample against the bag.
+ * (`getKeys`) and counted as one sample against the bag. `fresh` reads every
+ * name from the store (a read that must see a write the cache may predate)
+ * and refreshes the cache with what it read.
  */
 export async function readRequestedProperties(
   ctx: ReadContext,
   cache: BoundedTtlCache<Uint8Array | undefined>,
   bag: EdgePropertyBag,
   names: readonly string[],
+  fresh = false,
 ): Promise<Record<string, PropertyValue>> {
   const { namespace, id } = bag;
   const cacheKey = (name: string) => `${namespace}\u0000${id}\u0000${bag.prefix.join('.')}\u0000${name}`;
   const found = new Map<string, Uint8Array | undefined>();
   const misses: string[] = [];
   for (const name of names) {
-    const hit = cache.get(cacheKey(name));
+    const hit = fresh ? undefined : cache.get(cacheKey(name));
     if (hit === undefined) misses.push(name);
     else found.set(name, hit.value);
   }
-  ctx.observer.propertyCache(names.length, names.length - misses.length);
+  if (!fresh) ctx.observer.propertyCache(names.length, names.length - misses.length); // a fresh read looked nothing up
   if (misses.length > 0) {
     const cells = await getKeys(ctx, namespace, id, misses.map((name) => encodeBagPropertyKey(bag, name)));
     ctx.counters.record(namespace, id, sampleOf(cells, cells.filter((c) => c !== undefined).length));

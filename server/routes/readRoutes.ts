@@ -19,6 +19,8 @@ type Params = Record<string, string>;
 
 const propertiesJson = (props: Record<string, PropertyValue>) => Object.fromEntries(Object.entries(props).map(([k, v]) => [k, propertyJson(v)]));
 type Query = Record<string, unknown>;
+/** A read carrying a token must not be served from a cache older than the write it names. */
+const fresh = (q: Query) => typeof q['after'] === 'string';
 
 const page = (p: NeighbourPage) => ({
   items: p.items.map((n) => ({ peer: n.peer, ...linkJson(n) })),
@@ -29,7 +31,9 @@ const page = (p: NeighbourPage) => ({
  * The read operations. A read with `?after=<token>` first waits, through the
  * shared ConsistencyGate, until the write the token names is visible: 409 when
  * the token names no record of this server's input, 503 + Retry-After when the
- * wait ran out (the problem says what was still pending).
+ * wait ran out (the problem says what was still pending). It then reads
+ * properties `fresh`, past the reader's props cache, whose entries (absent
+ * keys too) may predate the write.
  */
 export function registerReadRoutes(app: FastifyInstance, opts: ReadRoutesOptions): void {
   const { reader, gate, metrics } = opts;
@@ -60,13 +64,13 @@ export function registerReadRoutes(app: FastifyInstance, opts: ReadRoutesOptions
 
   route(operations.getEdges, async ({ type = '', src = '' }, q) => {
     const keys = q['keys'] as string[] | undefined;
-    const got = await reader.edges(type, src, q['dst'] as string[], keys === undefined ? {} : { keys });
+    const got = await reader.edges(type, src, q['dst'] as string[], keys === undefined ? {} : { keys, fresh: fresh(q) });
     const items = got.flatMap(({ dst, link, props }) => (link === undefined ? [] : [{ dst, ...linkJson(link), ...(props === undefined ? {} : { properties: propertiesJson(props) }) }]));
     return { type, src, items, absent: got.filter((g) => g.link === undefined).map((g) => g.dst) };
   });
 
   route(operations.getProperties, async ({ type = '', src = '', dst = '' }, q) => {
-    const props = await reader.props(type, src, dst, q['keys'] as string[] | undefined);
+    const props = await reader.props(type, src, dst, q['keys'] as string[] | undefined, { fresh: fresh(q) });
     return { type, src, dst, properties: propertiesJson(props) };
   });
 

@@ -134,6 +134,24 @@ describe('the HTTP server on Kafka + Cassandra', () => {
     expect((await get(`/v1/vertices/${v('q')}/degree/follows?direction=in`)).body).toEqual({ type: 'follows', vertex: v('q'), in: '1' });
   });
 
+  // The props read-aside cache (5 s) also remembers absent keys; a read carrying a token must not be served from it.
+  for (const [route, tag, read] of [
+    ['GET …/properties', 'props', (src: string, dst: string, q: string) => get(`/v1/edges/follows/${src}/${dst}/properties?${q}`).then((r) => ({ status: r.status, properties: r.body['properties'] }))],
+    ['GET /v1/edges/{type}/{src}?dst= (multi-get)', 'multi', (src: string, dst: string, q: string) => get(`/v1/edges/follows/${src}?dst=${dst}&${q}`).then((r) => ({ status: r.status, properties: r.body['items']?.[0]?.properties }))],
+  ] as const) {
+    it(`${route} with ?after= sees a SET_PROPERTIES made after the property cache was filled, absent keys included`, async () => {
+      const [src, dst] = [v(`ryw-${tag}`), v('rywDst')];
+      const added = await follow(src, dst, { note: 'old' });
+      expect((await get(`/v1/edges/follows/${src}/${dst}?after=${added.body['token']}`)).status).toBe(200);
+      const keys = 'keys=note&keys=colour';
+      // without a token: fills the cache with note = old and colour absent
+      expect(await read(src, dst, keys)).toEqual({ status: 200, properties: { note: { type: 'string', value: 'old' } } });
+      const set = await post({ op: 'SET_PROPERTIES', type: 'follows', src, dst, properties: { note: 'new', colour: 'red' } });
+      expect(set.status).toBe(202);
+      expect(await read(src, dst, `${keys}&after=${set.body['token']}`)).toEqual({ status: 200, properties: { note: { type: 'string', value: 'new' }, colour: { type: 'string', value: 'red' } } });
+    });
+  }
+
   it('serves time ranges (assoc_time_range): [low, high) newest first, paged by cursor and by high= alike, in and out', async () => {
     const base = BigInt(Date.now()) * 1_000n - 60_000_000n;
     const at = (i: number) => base + BigInt(i) * 1_000n;
