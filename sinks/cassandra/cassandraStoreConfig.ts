@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { namespacesSchema, valueLimitsSchema } from '../store/storeConfig.ts';
+import { quorumOverlapProblem } from './quorumOverlap.ts';
 
 /**
  * Everything `createCassandraStore` accepts, declared once with defaults and
@@ -52,6 +53,11 @@ export const cassandraStoreConfigSchema = z.strictObject({
   replication: replicationSchema.default({ class: 'SimpleStrategy', replicationFactor: 1 }),
   namespaces: namespacesSchema,
   ...valueLimitsSchema.shape,
+  /**
+   * The level of every read and write (docs/architecture.md §4 "Consistency levels"). It must
+   * make reads overlap writes (R + W > RF: the fan-out reads a link before it writes the next
+   * op), so ONE/LOCAL_ONE are refused when the replication counts more than one replica.
+   */
   consistency: z.enum(CONSISTENCY_LEVELS).default('LOCAL_QUORUM'),
   tableOptions: tableOptionsSchema.default({}),
   /** Partition groups of one `mutateMany` written at the same time. */
@@ -92,6 +98,10 @@ export const cassandraStoreConfigSchema = z.strictObject({
   chunkReadAttempts: z.int().min(1).max(10).default(3),
   requestTimeoutMs: z.int().min(100).max(600_000).default(12_000),
   credentials: z.strictObject({ username: z.string().min(1), password: z.string() }).optional(),
+}).superRefine((c, ctx) => {
+  // One level today, for reads and writes alike.
+  const problem = quorumOverlapProblem({ read: c.consistency, write: c.consistency }, c.replication, c.localDataCenter);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['consistency'], message: problem });
 });
 
 export type CassandraStoreConfig = z.input<typeof cassandraStoreConfigSchema>;
