@@ -79,7 +79,7 @@ export async function createEdgeServer(opts: EdgeServerOptions): Promise<EdgeSer
   });
   registerOpsRoutes(app, { checks: opts.readiness, checkTimeoutMs: 2_000, closing: () => closing, metrics, openApi: openApiDocument(API_VERSION) });
   registerReadRoutes(app, { reader: opts.reader, gate: opts.gate, readYourWritesTimeoutMs: opts.limits.readYourWritesTimeoutMs, metrics });
-  registerMutationRoutes(app, { producer: opts.producer, metrics });
+  registerMutationRoutes(app, { producer: opts.producer, metrics, clientEventTime: opts.limits.clientEventTime });
 
   return {
     app,

@@ -1,5 +1,6 @@
 import { Partitioners, type IHeaders, type Kafka, type Message } from 'kafkajs';
-import { resurrectionHorizonMs, type EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+import { describeResurrectionHorizon, resurrectionHorizonStartMicros, type EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+import { HEADERS } from '../../streams/runtime/headers.ts';
 import { dlqTopicOf, topicName } from '../../streams/topics/index.ts';
 import { findEventsPastHorizon, type EventsPastHorizon } from '../kafka/findEventsPastHorizon.ts';
 import { readTopicRange } from '../kafka/readTopicRange.ts';
@@ -16,6 +17,8 @@ export const REPLAYED_FROM_HEADER = 'edgestream-replayed-from';
  * deletions it predates are still remembered: an event whose event_time is older than the
  * resurrection horizon (config `retention`) may predate a tombstone Cassandra has purged,
  * so such a range is refused unless `--force` (which warns). Nothing is published when refused.
+ * The fan-out refuses such events too (DLQ `invalid`, field `event_time`) unless the record
+ * carries `edgestream-replay-forced`, which `--force` sets on every record it re-publishes.
  */
 export async function replayCommand(
   kafka: Kafka,
@@ -46,7 +49,7 @@ export async function replayCommand(
   try {
     await readTopicRange(kafka, source, ranges, async (partition, m) => {
       if (!m.value) return;
-      const headers: IHeaders = { [REPLAYED_FROM_HEADER]: `${source}/${partition}@${m.offset}` };
+      const headers: IHeaders = { [REPLAYED_FROM_HEADER]: `${source}/${partition}@${m.offset}`, ...(flags.force === true ? { [HEADERS.replayForced]: '1' } : {}) };
       pending.push({ key: m.key, value: m.value, headers });
       if (pending.length >= 500) await flush();
     });
@@ -73,21 +76,18 @@ async function checkHorizon(
   nowMs: number,
   force: boolean,
 ): Promise<void> {
-  const horizonMs = resurrectionHorizonMs(config);
-  const found = await findEventsPastHorizon(kafka, source, ranges, eventTimeOf, BigInt(nowMs - horizonMs) * 1000n);
+  const found = await findEventsPastHorizon(kafka, source, ranges, eventTimeOf, resurrectionHorizonStartMicros(config, BigInt(nowMs) * 1000n));
   if (found.count === 0) return;
-  const what = describePastHorizon(found, source, horizonMs, config);
+  const what = describePastHorizon(found, source, config);
   if (!force) throw new ReplayRefusedError(`replay refused: ${what}; narrow the range (--from-offset/--from-time) or pass --force to replay anyway`);
-  console.error(`warning: --force: ${what}`);
+  console.error(`warning: --force: ${what}; the records are marked ${HEADERS.replayForced}, so the fan-out applies them`);
 }
 
-function describePastHorizon(found: EventsPastHorizon, source: string, horizonMs: number, config: EdgestreamConfig): string {
+function describePastHorizon(found: EventsPastHorizon, source: string, config: EdgestreamConfig): string {
   const oldest = found.oldest;
   const at = oldest === undefined ? '' : `, the oldest ${new Date(Number(oldest.eventTimeMicros / 1000n)).toISOString()} at ${source}/${oldest.partition}@${oldest.offset}`;
-  const { gcGraceSeconds, replaySafetyMarginSeconds } = config.retention;
   return (
-    `${found.count} record(s) have an event_time older than the resurrection horizon (${(horizonMs / 86_400_000).toFixed(1)} days = ` +
-    `retention.gcGraceSeconds ${gcGraceSeconds} − retention.replaySafetyMarginSeconds ${replaySafetyMarginSeconds})${at}; ` +
+    `${found.count} record(s) have an event_time older than ${describeResurrectionHorizon(config)}${at}; ` +
     'Cassandra may have purged the deletions they predate, so deleted properties could come back'
   );
 }

@@ -241,6 +241,13 @@ const serverSchema = z.strictObject({
   offsetPollIntervalMs: z.int().min(10).max(10_000).default(100),
   /** On SIGTERM: longest the server drains in-flight requests before closing anyway. */
   shutdownGraceMs: z.int().min(0).default(15_000),
+  /**
+   * Who sets a mutation's event time, on which last-write-wins runs. `reject` (default): the server
+   * stamps every write with its clock and answers a body carrying `eventTime` with 400. `accept`: for
+   * callers trusted with the clock (there is no authentication yet, so every caller); their time must
+   * lie within `limits.maxFutureSkewMs` ahead and the resurrection horizon behind, else 400.
+   */
+  clientEventTime: z.enum(['reject', 'accept']).default('reject'),
 });
 
 /**
@@ -304,6 +311,17 @@ export function directoryMaxStaleMs(config: Pick<EdgestreamConfig, 'wide'>): num
  */
 export function resurrectionHorizonMs(config: Pick<EdgestreamConfig, 'retention'>): number {
   return (config.retention.gcGraceSeconds - config.retention.replaySafetyMarginSeconds) * 1000;
+}
+
+/** The oldest event_time that is safe to process at `nowMicros`: now − the resurrection horizon. Older is refused by the fan-out and by `replay` without `--force`. */
+export function resurrectionHorizonStartMicros(config: Pick<EdgestreamConfig, 'retention'>, nowMicros: bigint): bigint {
+  return nowMicros - BigInt(resurrectionHorizonMs(config)) * 1000n;
+}
+
+/** "the resurrection horizon (9.0 days = retention.gcGraceSeconds 864000 − retention.replaySafetyMarginSeconds 86400)", for messages. */
+export function describeResurrectionHorizon(config: Pick<EdgestreamConfig, 'retention'>): string {
+  const { gcGraceSeconds, replaySafetyMarginSeconds } = config.retention;
+  return `the resurrection horizon (${(resurrectionHorizonMs(config) / 86_400_000).toFixed(1)} days = retention.gcGraceSeconds ${gcGraceSeconds} − retention.replaySafetyMarginSeconds ${replaySafetyMarginSeconds})`;
 }
 
 /**

@@ -5,7 +5,7 @@ import { propertyValueBytes } from './propertyValueBytes.ts';
 import { isWellFormed, RESERVED_PROPERTY_NAMES, textProblem } from './textRules.ts';
 
 /** What validation needs from the config. */
-export type ValidationConfig = Pick<EdgestreamConfig, 'edgeTypes' | 'limits'>;
+export type ValidationConfig = Pick<EdgestreamConfig, 'edgeTypes' | 'limits' | 'retention'>;
 
 /** The largest write time the store accepts (Cassandra timestamps are signed 64-bit). */
 const MAX_EVENT_TIME = 2n ** 63n - 1n;

@@ -71,7 +71,7 @@ describe('validateEdgeMutation', () => {
     ['a reserved key to remove', { ...removeProps, property_keys: ['since', '__proto__'] }, 'property_keys.1', /reserved/],
     ['too many keys to remove', { ...removeProps, property_keys: ['a', 'b', 'c'] }, 'property_keys', /3 keys/],
     ['an event time before minEventTimeMicros', { ...add, event_time: 1_700_000_000n }, 'event_time', /before minEventTimeMicros/],
-    ['an event time too far in the future', { ...add, event_time: NOW + 1_000_001n }, 'event_time', /more than 1000 ms after/],
+    ['an event time too far in the future', { ...add, event_time: NOW + 1_000_001n }, 'event_time', /1 µs beyond the skew window/],
     ['an event time above 2^63-1', { ...add, event_time: 2n ** 63n }, 'event_time', /above 2\^63-1/],
     ['a number event time (not a decoded long)', { ...add, event_time: 5 }, 'event_time', /bigint/i],
     ['an unknown op', { ...add, op: 'UPSERT' }, 'op', /./],
@@ -137,5 +137,56 @@ describe('validateEdgeMutation: edge time and data (EdgeMutation v2)', () => {
   it('honours a smaller limits.maxEdgeDataBytes', () => {
     const small = defaultEdgestreamConfig({ limits: { maxEdgeDataBytes: 4 } });
     expect(validateEdgeMutation({ ...add, properties: {}, data: Buffer.alloc(5) }, small, AT)).toMatchObject({ ok: false, field: 'data', reason: expect.stringMatching(/more than the 4 allowed/) });
+  });
+});
+
+describe('validateEdgeMutation: the bounds of event_time around the processing wall clock', () => {
+  // Default retention: 10 days of gc_grace_seconds − a 1-day margin = a 9-day resurrection horizon.
+  const HORIZON = 9n * 86_400_000_000n;
+  const SKEW = 1_000_000n; // limits.maxFutureSkewMs 1000 above
+  const refusal = (event: EdgeMutation, at: Parameters<typeof validateEdgeMutation>[2]) => {
+    const verdict = validateEdgeMutation(event, config, at);
+    return verdict.ok ? undefined : verdict;
+  };
+
+  it.each<[string, bigint]>([
+    ['exactly at the resurrection horizon', NOW - HORIZON],
+    ['an hour old', NOW - 3_600_000_000n],
+    ['exactly at the end of the skew window', NOW + SKEW],
+  ])('accepts an event time %s', (_what, eventTime) => {
+    expect(refusal({ ...add, event_time: eventTime }, AT)).toBeUndefined();
+  });
+
+  it('refuses an event time older than the resurrection horizon, saying which bound and by how much', () => {
+    const verdict = refusal({ ...add, event_time: NOW - HORIZON - 2n * 86_400_000_000n }, AT);
+    expect(verdict?.field).toBe('event_time');
+    expect(verdict?.reason).toMatch(/11\.0 days before the processing wall clock/);
+    expect(verdict?.reason).toMatch(/2\.0 days past the resurrection horizon \(9\.0 days = retention\.gcGraceSeconds 864000 − retention\.replaySafetyMarginSeconds 86400\)/);
+    expect(refusal({ ...add, event_time: NOW - HORIZON - 1n }, AT)?.reason).toMatch(/1 µs past the resurrection horizon/);
+  });
+
+  it('refuses an event time beyond the skew window, saying which bound and by how much', () => {
+    const verdict = refusal({ ...add, event_time: NOW + SKEW + 500_000n }, AT);
+    expect(verdict?.field).toBe('event_time');
+    expect(verdict?.reason).toMatch(/1\.5 s ahead of the processing wall clock 1700000000000000, 500 ms beyond the skew window \(limits\.maxFutureSkewMs 1000\)/);
+  });
+
+  it('refuses every op past either bound, a REMOVE_NODE and a deletion too', () => {
+    for (const e of [removeNode, removeProps, { ...add, op: 'REMOVE_EDGE', properties: {} } as EdgeMutation]) {
+      expect(refusal({ ...e, event_time: NOW - HORIZON - 1n }, AT)?.field).toBe('event_time');
+      expect(refusal({ ...e, event_time: NOW + SKEW + 1n }, AT)?.field).toBe('event_time');
+    }
+  });
+
+  it('a repair re-run keeps the horizon but not the skew window (the fan-out accepted the event; a repair host may lag its clock)', () => {
+    const repair = { ...AT, repair: true };
+    expect(refusal({ ...add, event_time: NOW + SKEW + 500_000n }, repair)).toBeUndefined();
+    expect(refusal({ ...add, event_time: NOW - HORIZON - 1n }, repair)?.reason).toMatch(/past the resurrection horizon/);
+  });
+
+  it('a record re-published by replay --force waives the horizon, never the skew window', () => {
+    const forced = { ...AT, replayForced: true };
+    expect(refusal({ ...add, event_time: NOW - HORIZON - 30n * 86_400_000_000n }, forced)).toBeUndefined();
+    expect(refusal({ ...add, event_time: NOW + SKEW + 1n }, forced)?.reason).toMatch(/beyond the skew window/);
   });
 });

@@ -1,5 +1,6 @@
 import type { EdgeMutation } from '../generated/EdgeMutation.ts';
 import { edgeMutationSchema, type ValidationConfig } from './edgeMutationSchema.ts';
+import { eventTimeProblem, type EventTimeContext } from './eventTimeBounds.ts';
 
 /**
  * The verdict on one decoded event. A rejection names the offending field by
@@ -10,16 +11,6 @@ export type EdgeMutationValidation =
   | { readonly ok: true; readonly event: EdgeMutation }
   | { readonly ok: false; readonly field: string; readonly reason: string };
 
-/** What validation knows about the record besides its event (structurally the runtime's ValidationContext). */
-export interface EventTimeContext {
-  /** The processing wall clock, µs. */
-  readonly wallClockMicros: bigint;
-  /** A repair re-run of an event the fan-out accepted. */
-  readonly repair?: boolean;
-  /** Re-published by `edgestream replay --force`. */
-  readonly replayForced?: boolean;
-}
-
 /**
  * Checks a decoded EdgeMutation's semantics before any write
  * (docs/architecture.md §5): ids non-empty, at most `limits.maxVertexIdBytes`
@@ -28,7 +19,9 @@ export interface EventTimeContext {
  * type); properties only on ADD_EDGE / SET_PROPERTIES and property_keys only
  * on REMOVE_PROPERTIES, within the count, name and encoded-size limits, with
  * `__proto__`, `constructor` and `prototype` rejected as names;
- * `minEventTimeMicros <= event_time <= wallClockMicros + maxFutureSkewMs`.
+ * `minEventTimeMicros <= event_time`, and event_time within the skew window
+ * ahead of the wall clock and the resurrection horizon behind it
+ * (eventTimeProblem: which bound applies depends on `at`).
  *
  * Self-loops (src === dst) are valid: a vertex may follow itself, and every
  * namespace handles them (the props bag id is `v ␀ v`).
@@ -37,16 +30,12 @@ export interface EventTimeContext {
  * copy) when it is valid, so Buffers are not cloned.
  */
 export function validateEdgeMutation(event: unknown, config: ValidationConfig, at: EventTimeContext): EdgeMutationValidation {
-  const { wallClockMicros } = at;
   const parsed = edgeMutationSchema(config).safeParse(event);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { ok: false, field: issue === undefined || issue.path.length === 0 ? '(event)' : issue.path.join('.'), reason: issue?.message ?? 'invalid' };
   }
   const valid = event as EdgeMutation;
-  const latest = wallClockMicros + BigInt(config.limits.maxFutureSkewMs) * 1000n;
-  if (valid.event_time > latest) {
-    return { ok: false, field: 'event_time', reason: `${valid.event_time} is more than ${config.limits.maxFutureSkewMs} ms after the processing wall clock ${wallClockMicros}` };
-  }
-  return { ok: true, event: valid };
+  const problem = eventTimeProblem(valid.event_time, config, at);
+  return problem === undefined ? { ok: true, event: valid } : { ok: false, field: 'event_time', reason: problem };
 }

@@ -68,7 +68,14 @@ export const traversalQuery = {
 const propertyValue = { type: ['string', 'number', 'boolean', 'null'], description: 'a JSON integer becomes an Avro long, another number a double' } as const;
 const common = {
   mutationId: str('idempotency id (default: a random UUID); reuse it to retry the same mutation', { minLength: 1, maxLength: 1024 }),
-  eventTime: { type: ['integer', 'string'], pattern: '^\\d+$', description: 'µs since the epoch (default: the server clock); last write wins on it' },
+  eventTime: {
+    type: ['integer', 'string'],
+    pattern: '^\\d+$',
+    description:
+      'µs since the epoch; last write wins on it. The server stamps its own clock, and refuses a body carrying eventTime (400) unless ' +
+      "its config sets server.clientEventTime to 'accept': then the time must lie at most limits.maxFutureSkewMs ahead of the server clock " +
+      'and within the resurrection horizon behind it. A retry of a mutationId on the same server reuses its first time',
+  },
 } as const;
 const edgeFields = { type: edgeTypeParam, src: vertexParam('source vertex'), dst: vertexParam('destination vertex'), ...common } as const;
 /** Fields of the ops that write a whole link value (add, hide, unhide): its place in newest-first pages and its payload. */

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { sendEdgeOp, type EdgeOpArgs, type EdgeProducer } from '../../streams/producer/index.ts';
 import { operations, routeOf } from '../api/operations.ts';
 import { formatConsistencyToken } from '../consistency/consistencyToken.ts';
+import { problem, sendProblem } from '../http/problem.ts';
 import type { ServerMetrics } from '../metrics/serverMetrics.ts';
 
 type JsonProperty = string | number | boolean | null;
@@ -19,14 +21,30 @@ function toEdgeOp(body: Body): EdgeOpArgs {
   } as EdgeOpArgs;
 }
 
-/** POST /v1/mutations: publish through the producer SDK; 202 once Kafka acknowledged it (acks=all), with the consistency token. */
-export function registerMutationRoutes(app: FastifyInstance, { producer, metrics }: { producer: EdgeProducer; metrics: ServerMetrics }): void {
+export interface MutationRoutesOptions {
+  readonly producer: EdgeProducer;
+  readonly metrics: ServerMetrics;
+  /** config `server.clientEventTime`: whether a body may carry its own `eventTime` (else the server stamps). */
+  readonly clientEventTime: EdgestreamConfig['server']['clientEventTime'];
+}
+
+const STAMPED = "this server stamps event times with its own clock (server.clientEventTime is 'reject'); leave eventTime out";
+
+/**
+ * POST /v1/mutations: publish through the producer SDK; 202 once Kafka acknowledged it (acks=all), with the consistency token.
+ * The SDK stamps the event time unless the body carries one the config lets it carry (then the SDK bounds it).
+ */
+export function registerMutationRoutes(app: FastifyInstance, { producer, metrics, clientEventTime }: MutationRoutesOptions): void {
   const op = operations.postMutation;
   app.route({
     method: op.method,
     ...routeOf(op),
     handler: async (request, reply) => {
       const body = request.body as Body;
+      if (body.eventTime !== undefined && clientEventTime === 'reject') {
+        metrics.mutations.inc({ op: body.op, outcome: 'rejected' });
+        return sendProblem(reply, problem('invalidParams', { detail: `eventTime: ${STAMPED}`, 'invalid-params': [{ name: 'eventTime', in: 'body', reason: STAMPED }] }));
+      }
       try {
         const sent = await sendEdgeOp(producer, toEdgeOp(body));
         metrics.mutations.inc({ op: body.op, outcome: 'published' });

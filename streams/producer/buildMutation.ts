@@ -6,9 +6,13 @@ export type Properties = EdgeMutation['properties'];
 
 /** Fields every call may set; both are filled when absent. */
 export interface CommonArgs {
-  /** µs since the epoch; default: the producer's strictly increasing wall clock. */
+  /**
+   * µs since the epoch, within `limits.maxFutureSkewMs` ahead and the resurrection horizon behind
+   * the wall clock; default: the producer's strictly increasing wall clock, or, for a `mutationId`
+   * this producer sent before, the time it was sent with.
+   */
   readonly eventTime?: bigint;
-  /** Idempotency token; default: a random UUID. Reuse it when retrying the same logical mutation. */
+  /** Idempotency token; default: a random UUID. Reuse it when retrying the same logical mutation (it then keeps its event time). */
   readonly mutationId?: string;
 }
 

@@ -97,7 +97,7 @@ describe('createEdgeProducer', () => {
     const sent = await Promise.all([
       s.producer.addEdge({ type: 'follows', src: 'a', dst: 'b', properties: { weight: 3n } }),
       s.producer.removeEdge({ type: 'follows', src: 'a', dst: 'b' }),
-      s.producer.setProperties({ type: 'likes', src: 'a', dst: 'c', properties: { note: 'hi' }, eventTime: 1_650_000_000_000_000n, mutationId: 'mine' }),
+      s.producer.setProperties({ type: 'likes', src: 'a', dst: 'c', properties: { note: 'hi' }, eventTime: 1_699_999_000_000_000n, mutationId: 'mine' }),
       s.producer.flush(),
     ]);
     const [first, second, given] = sent;
@@ -105,8 +105,35 @@ describe('createEdgeProducer', () => {
     // The test clock jumps by the linger on each sleep, so only the order is fixed here (see createEventClock.test.ts).
     expect(second.mutationId).toBe('id-2');
     expect(second.eventTime).toBeGreaterThan(first.eventTime);
-    expect(given).toMatchObject({ mutationId: 'mine', eventTime: 1_650_000_000_000_000n });
+    expect(given).toMatchObject({ mutationId: 'mine', eventTime: 1_699_999_000_000_000n });
     expect(s.encoded.map((e) => e.value.op)).toEqual(['ADD_EDGE', 'REMOVE_EDGE', 'SET_PROPERTIES']);
+  });
+
+  it('a retry of a mutationId reuses its event time, so it cannot undo a REMOVE made in between', async () => {
+    const s = setup();
+    const follow = { type: 'follows', src: 'a', dst: 'b', mutationId: 'follow-1' };
+    const first = await s.producer.addEdge(follow);
+    const unfollow = await s.producer.removeEdge({ type: 'follows', src: 'a', dst: 'b' });
+    expect(unfollow.eventTime).toBeGreaterThan(first.eventTime);
+    // The caller never saw the first call's answer (a timeout) and retries it; last-write-wins must keep the unfollow.
+    const retried = await s.producer.addEdge(follow);
+    expect(retried.eventTime).toBe(first.eventTime);
+    expect(s.encoded.map((e) => [e.value.op, e.value.mutation_id, e.value.event_time])).toEqual([
+      ['ADD_EDGE', 'follow-1', first.eventTime],
+      ['REMOVE_EDGE', 'id-1', unfollow.eventTime],
+      ['ADD_EDGE', 'follow-1', first.eventTime],
+    ]);
+  });
+
+  it('a retry whose first call was refused, or that names its own event time, is not tied to an earlier time', async () => {
+    const s = setup();
+    await rejection(s.producer.addEdge({ type: 'hates', src: 'a', dst: 'b', mutationId: 'm' })); // nothing sent, nothing remembered
+    await s.producer.removeEdge({ type: 'follows', src: 'a', dst: 'c' });
+    const fixed = await s.producer.addEdge({ type: 'follows', src: 'a', dst: 'b', mutationId: 'm' });
+    expect(fixed.eventTime).toBeGreaterThan(s.encoded[0]!.value.event_time);
+    const explicit = await s.producer.addEdge({ type: 'follows', src: 'a', dst: 'b', mutationId: 'm', eventTime: fixed.eventTime - 5n });
+    expect(explicit.eventTime).toBe(fixed.eventTime - 5n);
+    expect((await s.producer.addEdge({ type: 'follows', src: 'a', dst: 'b', mutationId: 'm' })).eventTime).toBe(fixed.eventTime - 5n);
   });
 
   it('removeProperties names keys; an empty list clears the bag', async () => {
@@ -134,6 +161,8 @@ describe('createEdgeProducer', () => {
     ['an empty src', () => ({ type: 'follows', src: '', dst: 'b' }), 'src'],
     ['a NUL in dst', () => ({ type: 'follows', src: 'a', dst: 'b\u0000' }), 'dst'],
     ['an event time in seconds', () => ({ type: 'follows', src: 'a', dst: 'b', eventTime: 1_700_000_000n }), 'eventTime'],
+    ['an event time past the resurrection horizon (10 days old)', () => ({ type: 'follows', src: 'a', dst: 'b', eventTime: 1_700_000_000_000_000n - 864_000_000_000n }), 'eventTime'],
+    ['an event time beyond the skew window (10 minutes ahead)', () => ({ type: 'follows', src: 'a', dst: 'b', eventTime: 1_700_000_600_000_000n }), 'eventTime'],
     ['an empty mutation id', () => ({ type: 'follows', src: 'a', dst: 'b', mutationId: '' }), 'mutationId'],
     ['a property of an unsupported type', () => ({ type: 'follows', src: 'a', dst: 'b', properties: { when: new Date() as never } }), 'properties.when'],
   ])('rejects %s with INVALID_ARGUMENT naming the argument, and sends nothing', async (_name, args, argument) => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Partitioners, type ICustomPartitioner, type Kafka, type Message, type Producer } from 'kafkajs';
+import { LRUCache } from 'lru-cache';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { EdgeOp, knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { subjectFor, type AvroSerde } from '../serde/index.ts';
@@ -22,7 +23,9 @@ export interface SentMutation extends RecordCoordinates {
  * arguments with the rules the runtime applies (a bad call throws
  * ProducerError INVALID_ARGUMENT naming the argument, nothing is sent), fills
  * `mutationId` (random UUID) and `eventTime` (wall clock µs, strictly
- * increasing per instance) when absent, keys the record by the edge's src (the
+ * increasing per instance) when absent — a call repeating a `mutationId` it
+ * was given before gets that call's `eventTime` (a retry must not move later
+ * than a removal made since) — keys the record by the edge's src (the
  * vertex for removeNode), and resolves when Kafka acknowledged it (acks=all,
  * idempotent producer). Calls are batched: a batch goes out when full or after
  * `lingerMs`, so awaiting each call in turn costs a linger per call; issue
@@ -66,12 +69,21 @@ export interface EdgeProducerOptions {
   readonly maxRequestBytes?: number;
   /** Default 10 000. */
   readonly maxBufferedMessages?: number;
+  /**
+   * How many caller-given mutation ids the producer remembers the event time of (LRU), so that a
+   * retry of one reuses its first time instead of a later one (which could undo a removal made in
+   * between). Default 100 000; 0 turns it off.
+   */
+  readonly rememberedMutationIds?: number;
 }
 
 export function createEdgeProducer(opts: EdgeProducerOptions): EdgeProducer {
   const clock = opts.clock ?? systemClock;
   const nextEventTime = createEventClock(clock);
   const newMutationId = opts.newMutationId ?? randomUUID;
+  const remembered = opts.rememberedMutationIds ?? 100_000;
+  // Only ids the caller named can be retried: a generated one is first seen in the answer, which carries the time too.
+  const timeOfMutation = remembered > 0 ? new LRUCache<string, bigint>({ max: remembered }) : undefined;
   const topic = topicName(opts.config.topics.prefix, 'edge-mutations');
   const subject = subjectFor(topic, knownSchemas.EdgeMutation);
   // The partition each message went to, as kafkajs' default partitioner chose it (the answer names offsets per partition).
@@ -143,11 +155,10 @@ export function createEdgeProducer(opts: EdgeProducerOptions): EdgeProducer {
 
   const submit = async (fields: Omit<EdgeMutation, 'mutation_id' | 'event_time'>, common: CommonArgs): Promise<SentMutation> => {
     if (closed) throw new ProducerError('CLOSED', 'the producer is closed');
-    const mutation = buildMutation(
-      { ...fields, mutation_id: common.mutationId ?? newMutationId(), event_time: common.eventTime ?? nextEventTime() },
-      opts.config,
-      clock.nowMicros(),
-    );
+    const given = common.mutationId;
+    const eventTime = common.eventTime ?? (given === undefined ? undefined : timeOfMutation?.get(given)) ?? nextEventTime();
+    const mutation = buildMutation({ ...fields, mutation_id: given ?? newMutationId(), event_time: eventTime }, opts.config, clock.nowMicros());
+    if (given !== undefined) timeOfMutation?.set(given, mutation.event_time);
     const at = await buffer.add(mutation.src, encode(mutation));
     if (at === undefined) throw new ProducerError('SEND_FAILED', `Kafka acknowledged ${mutation.mutation_id} without its offset`);
     return { mutationId: mutation.mutation_id, eventTime: mutation.event_time, ...at };

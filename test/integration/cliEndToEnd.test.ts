@@ -5,12 +5,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import cassandra from 'cassandra-driver';
-import { Kafka, logLevel } from 'kafkajs';
+import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { knownSchemas } from '../../schemas/index.ts';
 import { decodeLinkValue, encodeVertexKey } from '../../sinks/namespaces/index.ts';
 import { endpointsToEnv } from '../../stack/endpoints.ts';
+import { createAvroSerde, subjectFor } from '../../streams/serde/index.ts';
 import { REPO_ROOT, startProcessorProcess, type ProcessorProcess } from '../support/processorProcess.ts';
 import { stackEndpoints } from '../support/stack.ts';
+import { readTopic } from './runtimeFixture.ts';
 
 const exec = promisify(execFile);
 
@@ -143,12 +147,21 @@ describe('edgestream CLI, end to end', () => {
         expect(r.code, r.stderr).toBe(0);
       };
       const since = Date.now();
-      const twentyDaysAgoMicros = String((Date.now() - 20 * 86_400_000) * 1000);
-      // Published now (a fresh Kafka timestamp), but its event_time is 20 days old, as a DLQ'd or replayed event's can be.
-      await produce('old.ndjson', [
-        { op: 'SET_PROPERTIES', type: 'follows', src: 'old', dst: 'bob', properties: { muted: true }, eventTime: twentyDaysAgoMicros },
-        { op: 'ADD_EDGE', type: 'follows', src: 'new', dst: 'bob' },
-      ]);
+      const twentyDaysAgoMicros = BigInt(Date.now() - 20 * 86_400_000) * 1000n;
+      const old = { op: 'SET_PROPERTIES', type: 'follows', src: 'old', dst: 'bob', properties: { muted: true }, eventTime: String(twentyDaysAgoMicros) };
+      // The SDK behind `produce` refuses an event past the horizon, naming the argument.
+      fs.writeFileSync(path.join(dir, 'old.ndjson'), JSON.stringify(old));
+      const refusedOld = await cli('--config', configFile, 'produce', '--file', path.join(dir, 'old.ndjson'));
+      expect(refusedOld.code).not.toBe(0);
+      expect(refusedOld.stderr).toMatch(/eventTime: .*past the resurrection horizon/);
+      // Published now (a fresh Kafka timestamp) by a raw producer, but its event_time is 20 days old, as a DLQ'd or replayed event's can be.
+      const serde = createAvroSerde({ registry: new SchemaRegistry({ host: stackEndpoints().schemaRegistryUrl }) });
+      const raw = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+      await raw.connect();
+      const event = { mutation_id: 'old-muted', op: 'SET_PROPERTIES', edge_type: 'follows', src: 'old', dst: 'bob', event_time: twentyDaysAgoMicros, properties: { muted: true }, property_keys: [] };
+      await raw.send({ topic: input, acks: -1, messages: [{ key: 'old', value: await serde.encode(subjectFor(input, knownSchemas.EdgeMutation), event) }] });
+      await raw.disconnect();
+      await produce('new.ndjson', [{ op: 'ADD_EDGE', type: 'follows', src: 'new', dst: 'bob' }]);
       const before = await records();
 
       const refused = await cli('--config', configFile, 'replay', '--from-time', String(since));
@@ -162,6 +175,9 @@ describe('edgestream CLI, end to end', () => {
       expect(forced.code, forced.stderr).toBe(0);
       expect(forced.stderr).toMatch(/warning: .*older than the resurrection horizon/);
       expect(await records()).toBe(before + 2);
+      // Marked, so that the fan-out, which refuses event times past the horizon, applies them.
+      const republished = (await readTopic(kafka, input, before + 2)).filter((r) => r.headers['edgestream-replayed-from'] !== undefined);
+      expect(republished.map((r) => r.headers['edgestream-replay-forced'])).toEqual(['1', '1']);
 
       const recentOnly = Date.now();
       await produce('recent.ndjson', [{ op: 'ADD_EDGE', type: 'follows', src: 'newer', dst: 'bob' }]);

@@ -1,18 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Partitioners, type IHeaders } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupLag } from '../../cli/commands/lag.ts';
 import { degreeRecountLogic } from '../../processors/index.ts';
-import type { SplitTask } from '../../schemas/index.ts';
+import { createEdgeReader, createStorePartitionReader } from '../../reads/index.ts';
+import { knownSchemas, type EdgeMutation, type SplitTask } from '../../schemas/index.ts';
 import { decodeDegreeCount, degreeDirtyShard, degreeDirtyShards, encodeDegreesKey, splittableNamespaces, type WideRowRecord } from '../../sinks/namespaces/index.ts';
 import { createSplitLayoutReader, createWideRowRepository, type WideRowRepository } from '../../sinks/wide/index.ts';
 import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
-import { createRecounter, createShardOwnership, type Clock, type Recounter, type ShardOwnership } from '../../streams/runtime/index.ts';
+import { createRecounter, createShardOwnership, HEADERS, type Clock, type Recounter, type ShardOwnership } from '../../streams/runtime/index.ts';
+import { subjectFor } from '../../streams/serde/index.ts';
 import { copyPartition } from '../../streams/runtime/split/copyPartition.ts';
 import type { StageContext } from '../../streams/runtime/split/createSplitStageRunner.ts';
 import { planPartition } from '../../streams/runtime/split/planPartition.ts';
 import type { SplitStageDeps } from '../../streams/runtime/split/splitStageDeps.ts';
 import { verifySplit } from '../../streams/runtime/split/verifySplit.ts';
 import { createEdgePipeline, edgePipelineGroups, recounterGroup, type EdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
+import { consumeMessages } from '../support/consumeMessages.ts';
 import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEnv.ts';
 
 // Issue 11.7 on the real stack: processes whose wall clocks disagree by minutes. Each
@@ -64,6 +68,52 @@ describe('clock skew between processes (real Kafka and Cassandra)', () => {
     await pipeline?.stop();
     await producer?.close();
     await env?.teardown();
+  });
+
+  it('the fan-out dead-letters an event older than the resurrection horizon or beyond the skew window, naming the bound, and applies neither', async () => {
+    const DAY_US = 86_400_000_000n;
+    const now = BigInt(Date.now()) * 1000n;
+    const event = (over: Partial<EdgeMutation> & Pick<EdgeMutation, 'mutation_id' | 'op' | 'src' | 'dst' | 'event_time'>): EdgeMutation => ({ edge_type: 'follows', properties: {}, property_keys: [], ...over });
+    await producer.addEdge({ type: 'follows', src: 'bounded', dst: 'target', properties: { color: 'red' } });
+    await producer.flush();
+    // The SDK refuses both times itself; a producer of raw records is what the fan-out has to stop.
+    const raw = env.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    await raw.connect();
+    const subject = subjectFor(env.topics.input, knownSchemas.EdgeMutation);
+    const send = async (e: EdgeMutation, headers?: IHeaders) =>
+      raw.send({ topic: env.topics.input, acks: -1, messages: [{ key: e.src, value: await env.serde.encode(subject, e), ...(headers ? { headers } : {}) }] });
+    try {
+      // 10 days old against the default 9-day horizon: a new edge, and a property the pair never had.
+      await send(event({ mutation_id: 'too-old-add', op: 'ADD_EDGE', src: 'ancient', dst: 'target', event_time: now - 10n * DAY_US }));
+      await send(event({ mutation_id: 'too-old-set', op: 'SET_PROPERTIES', src: 'bounded', dst: 'target', event_time: now - 10n * DAY_US, properties: { muted: true } }));
+      // 10 minutes ahead against the default 5-minute window: it would overwrite red and block re-adds for 10 minutes.
+      await send(event({ mutation_id: 'too-new-set', op: 'SET_PROPERTIES', src: 'bounded', dst: 'target', event_time: now + 600_000_000n, properties: { color: 'green' } }));
+      // `replay --force` marks what it re-publishes: the operator accepted the age, so the horizon is waived.
+      await send(event({ mutation_id: 'forced-old-add', op: 'ADD_EDGE', src: 'forced', dst: 'target', event_time: now - 10n * DAY_US }), { [HEADERS.replayForced]: '1' });
+    } finally {
+      await raw.disconnect();
+    }
+    await producer.addEdge({ type: 'follows', src: 'bounded', dst: 'after' });
+    await producer.flush();
+    await waitFor('the fan-out to catch up', caughtUp);
+
+    const dead = (await consumeMessages(env.kafka, env.topics.dlq, 3, { timeoutMs: 30_000 })).map((m) => ({
+      key: m.key?.toString(),
+      reason: m.headers?.[HEADERS.dlqReason]?.toString(),
+      field: m.headers?.[HEADERS.dlqField]?.toString(),
+      error: m.headers?.[HEADERS.dlqError]?.toString() ?? '',
+    }));
+    const byKey = (key: string, error: string) => dead.filter((d) => d.key === key && d.error.includes(error));
+    expect(dead.every((d) => d.reason === 'invalid' && d.field === 'event_time')).toBe(true);
+    expect(byKey('ancient', 'past the resurrection horizon')).toHaveLength(1);
+    expect(byKey('bounded', 'past the resurrection horizon')).toHaveLength(1);
+    expect(byKey('bounded', 'beyond the skew window (limits.maxFutureSkewMs 300000)')).toHaveLength(1);
+    expect(dead.find((d) => d.error.includes('past the resurrection horizon'))?.error).toMatch(/24\.0 h past the resurrection horizon \(9\.0 days = retention\.gcGraceSeconds 864000/);
+
+    const reader = createEdgeReader({ partitions: createStorePartitionReader(env.store), config: env.config });
+    expect(await reader.edge('follows', 'ancient', 'target')).toBeUndefined();
+    expect(await reader.props('follows', 'bounded', 'target')).toEqual({ color: 'red' });
+    expect(await reader.edge('follows', 'forced', 'target')).toMatchObject({ state: 'ACTIVE', mutationId: 'forced-old-add' });
   });
 
   it('two recounters whose clocks differ by 20 minutes converge to the exact degree', async () => {

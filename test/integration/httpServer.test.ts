@@ -156,9 +156,10 @@ describe('the HTTP server on Kafka + Cassandra', () => {
     const base = BigInt(Date.now()) * 1_000n - 60_000_000n;
     const at = (i: number) => base + BigInt(i) * 1_000n;
     let token = '';
-    for (let i = 0; i < 8; i++) token = (await post({ op: 'ADD_EDGE', type: 'follows', src: v('ranger'), dst: v(`t${i}`), eventTime: String(at(i)) })).body['token'];
-    await post({ op: 'ADD_EDGE', type: 'follows', src: v('t5'), dst: v('ranger'), eventTime: String(at(3)) });
-    const removed = await post({ op: 'REMOVE_EDGE', type: 'follows', src: v('ranger'), dst: v('t4'), eventTime: String(at(20)) });
+    // The server stamps event times; ranges are on the edge time, which the client sets.
+    for (let i = 0; i < 8; i++) token = (await post({ op: 'ADD_EDGE', type: 'follows', src: v('ranger'), dst: v(`t${i}`), edgeTime: String(at(i)) })).body['token'];
+    await post({ op: 'ADD_EDGE', type: 'follows', src: v('t5'), dst: v('ranger'), edgeTime: String(at(3)) });
+    const removed = await post({ op: 'REMOVE_EDGE', type: 'follows', src: v('ranger'), dst: v('t4') });
     const rangePath = (q: string) => `/v1/vertices/${v('ranger')}/out/follows/range?${q}`;
     const first = await get(rangePath(`low=${at(2)}&high=${at(7)}&limit=2&after=${removed.body['token']}`));
     expect(first).toMatchObject({ status: 200, body: { items: [{ peer: v('t6'), time: String(at(6)) }, { peer: v('t5'), time: String(at(5)) }] } });
@@ -224,7 +225,8 @@ describe('the HTTP server on Kafka + Cassandra', () => {
       ['a body without dst', post({ op: 'ADD_EDGE', type: 'follows', src: 'a' }), 'dst'],
       ['a nested property value', post({ op: 'ADD_EDGE', type: 'follows', src: 'a', dst: 'b', properties: { x: { y: 1 } } }), 'properties.x'],
       ['an unknown op', post({ op: 'MERGE', src: 'a' }), 'op'],
-      ['an event time in seconds (the SDK refuses it)', post({ op: 'REMOVE_EDGE', type: 'follows', src: 'a', dst: 'b', eventTime: 1_700_000_000 }), 'eventTime'],
+      ['an event time (this server stamps its own)', post({ op: 'REMOVE_EDGE', type: 'follows', src: 'a', dst: 'b', eventTime: String(BigInt(Date.now()) * 1000n) }), 'eventTime'],
+      ['an edge time in seconds (the SDK refuses it)', post({ op: 'ADD_EDGE', type: 'follows', src: 'a', dst: 'b', edgeTime: 1_700_000_000 }), 'edgeTime'],
     ];
     for (const [what, pending, name] of cases) {
       const r = await pending;
@@ -234,6 +236,41 @@ describe('the HTTP server on Kafka + Cassandra', () => {
     }
     const missing = await get(`/v1/edges/follows/${v('nobody')}/${v('none')}`);
     expect(missing).toMatchObject({ status: 404, type: expect.stringContaining('application/problem+json'), body: { status: 404 } });
+  });
+
+  it('stamps event times with the server clock, and a retried mutationId keeps its first time, so it cannot undo a later REMOVE', async () => {
+    const before = BigInt(Date.now()) * 1000n;
+    const first = await post({ op: 'ADD_EDGE', type: 'follows', src: v('stamp'), dst: v('x'), mutationId: v('follow-once') });
+    expect(first.status).toBe(202);
+    expect(BigInt(first.body['eventTime'])).toBeGreaterThanOrEqual(before);
+    expect(BigInt(first.body['eventTime'])).toBeLessThanOrEqual(BigInt(Date.now()) * 1000n);
+    const unfollow = await post({ op: 'REMOVE_EDGE', type: 'follows', src: v('stamp'), dst: v('x') });
+    // The client lost the first answer and retries: the same mutation, at the same time.
+    const retried = await post({ op: 'ADD_EDGE', type: 'follows', src: v('stamp'), dst: v('x'), mutationId: v('follow-once') });
+    expect(retried.body['eventTime']).toBe(first.body['eventTime']);
+    const edge = await get(`/v1/edges/follows/${v('stamp')}/${v('x')}?after=${retried.body['token']}`);
+    expect(edge.body).toMatchObject({ state: 'REMOVED', mutationId: unfollow.body['mutationId'] });
+  });
+
+  it("with server.clientEventTime 'accept' a client's event time is taken within the skew window and the resurrection horizon, and refused beyond either, naming eventTime", async () => {
+    const accepting = await startEdgeService(contextFor({ clientEventTime: 'accept', rateLimitMax: 100_000 }), { port: 0, host: '127.0.0.1' });
+    try {
+      const now = BigInt(Date.now()) * 1000n;
+      const minuteAgo = String(now - 60_000_000n);
+      const taken = await post({ op: 'ADD_EDGE', type: 'follows', src: v('clock'), dst: v('y'), eventTime: minuteAgo }, accepting.url);
+      expect(taken).toMatchObject({ status: 202, body: { eventTime: minuteAgo } });
+      const cases: [string, bigint, RegExp][] = [
+        ['10 days old', now - 10n * 86_400_000_000n, /past the resurrection horizon \(9\.0 days/],
+        ['10 minutes ahead', now + 600_000_000n, /beyond the skew window \(limits\.maxFutureSkewMs 300000\)/],
+      ];
+      for (const [what, eventTime, reason] of cases) {
+        const r = await post({ op: 'SET_PROPERTIES', type: 'follows', src: v('clock'), dst: v('y'), properties: { color: 'red' }, eventTime: String(eventTime) }, accepting.url);
+        expect({ what, status: r.status, type: r.type }).toEqual({ what, status: 400, type: expect.stringContaining('application/problem+json') });
+        expect(r.body['invalid-params']).toEqual([{ name: 'eventTime', in: 'body', reason: expect.stringMatching(reason) }]);
+      }
+    } finally {
+      await accepting.stop();
+    }
   });
 
   it('refuses a body over server.bodyLimitBytes with 413 problem+json', async () => {
