@@ -1,13 +1,12 @@
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
-import { classifyFailure } from './classifyFailure.ts';
 import type { Clock } from './Clock.ts';
 import type { FailureRouter } from './failureRouter.ts';
-import { HEADERS, headerString, type DlqReason } from './headers.ts';
 import type { PartitionPauser } from './partitionPauser.ts';
-import { describeError, PipelineError } from './PipelineError.ts';
-import type { ChunkSource, OutRecord, Publisher, RecordOutcome } from './pipelineTypes.ts';
+import type { ChunkSource, Publisher, RecordOutcome } from './pipelineTypes.ts';
 import type { RuntimeMetrics } from './runtimeMetrics.ts';
+import { handOffAndCommit, noteBatchFailure } from './chunkHandOff.ts';
+import { runChunksPipelined, type ChunkPipelining } from './runChunksPipelined.ts';
 
 /** The part of kafkajs' eachBatch payload the handler uses (so unit tests can drive it). */
 export type BatchPayload = Pick<
@@ -28,6 +27,8 @@ export interface BatchHandlerOptions {
   /** When a record may be processed (ms); absent means at once. */
   readonly dueAtMs?: (message: KafkaMessage) => number;
   readonly pauser: PartitionPauser;
+  /** Overlapped chunks of one partition (see runChunksPipelined); absent or with `dueAtMs`: one chunk at a time. */
+  readonly pipelining?: ChunkPipelining;
 }
 
 /**
@@ -44,9 +45,11 @@ export interface BatchHandlerOptions {
  */
 export function createBatchHandler(opts: BatchHandlerOptions): (payload: BatchPayload) => Promise<void> {
   const { maxRecordsPerChunk, clock, logger } = opts;
+  const pipelining = opts.dueAtMs === undefined && opts.pipelining !== undefined && opts.pipelining.chunksInFlight > 1 ? opts.pipelining : undefined;
   return async (payload) => {
     const { batch } = payload;
     const source: ChunkSource = { topic: batch.topic, partition: batch.partition };
+    if (pipelining !== undefined) return runChunksPipelined(opts, pipelining, payload, source);
     const messages = batch.messages;
     let next = 0;
     while (next < messages.length) {
@@ -90,54 +93,8 @@ async function settleChunk(
   const outcomes = deferred ? all.slice(0, firstDeferred) : all;
   const result = { count: chunk.length, ...(deferred ? { deferUntilMs: deferred.untilMs } : {}) };
   if (chunk.length === 0) return result;
-  const now = opts.clock.nowMs();
-  const routed = chunk.map((message, i) => opts.route(message, { ...source, offset: message.offset }, outcomes[i] as RecordOutcome, now));
-  const handoff = routed.filter((r): r is OutRecord => r !== undefined);
-  if (handoff.length > 0) {
-    try {
-      await opts.publisher.publish(handoff);
-    } catch (e) {
-      const decision = classifyFailure('handoff', e);
-      throw noteBatchFailure(opts, source, chunk, new PipelineError(decision === 'fatal' ? 'FATAL' : 'BATCH_RETRY', `hand-off to repair/DLQ failed: ${describeError(e)}`, { cause: e }));
-    }
-  }
-  const last = chunk[chunk.length - 1] as KafkaMessage;
-  payload.resolveOffset(last.offset);
-  await payload.commitOffsetsIfNecessary({
-    topics: [{ topic: source.topic, partitions: [{ partition: source.partition, offset: (BigInt(last.offset) + 1n).toString() }] }],
-  });
-  tally(opts.metrics, routed);
-  await payload.heartbeat();
+  await handOffAndCommit(opts, payload, source, chunk, outcomes);
   return result;
-}
-
-/** Counts settled records by where they went (the router may turn a repair into a DLQ record). */
-function tally(metrics: RuntimeMetrics, routed: readonly (OutRecord | undefined)[]): void {
-  metrics.count('records', routed.length);
-  for (const r of routed) {
-    const reason = r === undefined ? undefined : headerString(r.headers, HEADERS.dlqReason);
-    if (r === undefined) metrics.count('done');
-    else if (reason === undefined) metrics.count('sentToRepair');
-    else metrics.deadLettered(reason as DlqReason);
-  }
-}
-
-function noteBatchFailure(opts: BatchHandlerOptions, source: ChunkSource, chunk: readonly KafkaMessage[], e: unknown): unknown {
-  const range = { ...source, first_offset: chunk[0]?.offset, last_offset: chunk[chunk.length - 1]?.offset };
-  if (!PipelineError.is(e)) {
-    // Not a pipeline decision: a kafkajs error from heartbeat() during a retry back-off (a rebalance, a
-    // lost membership) or a bug. kafkajs decides by its own `retriable` flag (rebalances re-join, a
-    // TypeError stops the consumer); the chunk is not committed either way.
-    opts.logger.warn({ ...range, err: e }, 'chunk interrupted; not committed');
-    return e;
-  }
-  if (e.code === 'BATCH_RETRY') {
-    opts.metrics.count('batchRetries');
-    opts.logger.warn({ ...range, err: e }, 'chunk not committed; kafkajs will re-deliver it');
-    return e;
-  }
-  opts.logger.fatal({ ...range, err: e }, 'fatal pipeline failure; consumer stops without committing');
-  return e;
 }
 
 /** The next run of due records, at most `max`; stops at the first record that is not due yet. */

@@ -7,6 +7,7 @@ import { createConsumerLoop, type Runner } from './createConsumerLoop.ts';
 import type { FailureRouter } from './failureRouter.ts';
 import { createKafkaPublisher, createRuntimeProducer } from './kafkaPublisher.ts';
 import { createPartitionPauser } from './partitionPauser.ts';
+import type { ChunkPipelining } from './runChunksPipelined.ts';
 import type { Publisher } from './pipelineTypes.ts';
 import type { RuntimeMetrics } from './runtimeMetrics.ts';
 import { consumerLoopSettings, type RuntimeTuning } from './runtimeTuning.ts';
@@ -22,6 +23,8 @@ export interface ChunkRunnerOptions {
   readonly topic: string;
   readonly route: FailureRouter;
   readonly dueAtMs?: (message: KafkaMessage) => number;
+  /** See BatchHandlerOptions.pipelining. */
+  readonly pipelining?: ChunkPipelining;
   /** The runner's chunk logic, given the publisher its emits share with the repair/DLQ hand-off. */
   readonly run: (publisher: Publisher) => BatchHandlerOptions['run'];
   /** See ConsumerLoopOptions.onAssignment. */
@@ -48,6 +51,7 @@ export function createChunkRunner(o: ChunkRunnerOptions): Runner {
     maxRecordsPerChunk: o.tuning.maxRecordsPerChunk,
     pauser,
     ...(o.dueAtMs ? { dueAtMs: o.dueAtMs } : {}),
+    ...(o.pipelining ? { pipelining: o.pipelining } : {}),
   });
   return createConsumerLoop({
     kafka: o.kafka,

@@ -14,6 +14,7 @@ import { createLinkCachingStore } from './createLinkCachingStore.ts';
 import { createEmitEncoder, type EmitSchemas } from './emitEncoder.ts';
 import { failureTopicsOf, inputFailureRouter, repairFailureRouter, type FailureRouter } from './failureRouter.ts';
 import { readRepairState } from './headers.ts';
+import { exclusiveCellKeys, memoizedDecode } from './exclusiveCellKeys.ts';
 import { createKeyPartitioner } from './keyPartitioner.ts';
 import { createRepairWatch } from './repairWatch.ts';
 import { createLinkCache, type LinkCache } from './linkCache.ts';
@@ -124,9 +125,10 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
     if (record?.topic === repairTopic) repairs.handedOff(source.partition);
     return record;
   };
+  const decode = memoizedDecode(async (value: Buffer) => (await opts.serde.decode(value, opts.schema)).value);
   const depsWith = (publisher: Publisher): PipelineDeps<E> => ({
     processor: opts.processor,
-    decode: async (value) => (await opts.serde.decode(value, opts.schema)).value,
+    decode,
     validate: opts.validate,
     store,
     encodeEmit: createEmitEncoder({ serde: opts.serde, prefix: opts.config.topics.prefix, ...(opts.emitSchemas ? { schemas: opts.emitSchemas } : {}) }),
@@ -152,6 +154,8 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
     topic: spec.topic,
     route,
     ...(spec.dueAtMs ? { dueAtMs: spec.dueAtMs } : {}),
+    // The input's chunks of one partition overlap, one edge's ops in order: a hot source is not one chunk at a time.
+    ...(routed ? { pipelining: { chunksInFlight: tuning.chunksInFlightPerPartition, conflictKeys: exclusiveCellKeys(opts.processor, decode) } } : {}),
     // A partition that moved away and back may have had repairs handed off meanwhile (RepairWatch.assigned).
     ...(repairs ? { onAssignment: () => repairs.assigned() } : {}),
     run: (publisher) => {

@@ -10,6 +10,11 @@ export interface RuntimeTuning {
   readonly maxBytesPerPartition: number;
   /** Records per pipeline run; offsets are committed after each chunk. */
   readonly maxRecordsPerChunk: number;
+  /**
+   * Chunks of one input partition run at once (the fan-out), one edge's ops in
+   * offset order (runChunksPipelined): what lets one hot source use the store.
+   */
+  readonly chunksInFlightPerPartition: number;
   /** Point reads in flight per chunk. */
   readonly readConcurrency: number;
   /** First back-off of read/write/emit retries; doubles up to `retryMaxBackoffMs`, all within `runtime.writeRetryBudgetMs`. */
@@ -33,6 +38,7 @@ export function resolveTuning(config: EdgestreamConfig, overrides: Partial<Runti
   const tuning: RuntimeTuning = {
     maxBytesPerPartition: 1 << 20,
     maxRecordsPerChunk: 500,
+    chunksInFlightPerPartition: 4,
     readConcurrency: config.runtime.writeConcurrency,
     retryInitialBackoffMs: 100,
     retryMaxBackoffMs: 2_000,

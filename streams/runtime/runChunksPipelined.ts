@@ -1,0 +1,77 @@
+import type { KafkaMessage } from 'kafkajs';
+import { handOffAndCommit, noteBatchFailure } from './chunkHandOff.ts';
+import type { BatchHandlerOptions, BatchPayload } from './createBatchHandler.ts';
+import type { ChunkSource, RecordOutcome } from './pipelineTypes.ts';
+
+/**
+ * How the chunks of one partition may overlap. A hot partition (one source
+ * with millions of links) is otherwise applied one chunk at a time, each
+ * waiting out its reads and write waves: its throughput is one chunk per
+ * round-trip chain whatever the store could take.
+ */
+export interface ChunkPipelining {
+  /** Chunks of one partition running at once (1 = one at a time). */
+  readonly chunksInFlight: number;
+  /**
+   * The keys a chunk's events must not share with an earlier chunk still
+   * running (the fan-out: the link cells its events read and write back,
+   * `exclusive` reads). A chunk that shares one runs after that chunk.
+   */
+  readonly conflictKeys: (source: ChunkSource, messages: readonly KafkaMessage[]) => Promise<ReadonlySet<string>>;
+}
+
+interface Running {
+  readonly chunk: readonly KafkaMessage[];
+  readonly keys: ReadonlySet<string>;
+  readonly ran: Promise<RecordOutcome[]>;
+}
+
+/**
+ * Runs a batch's chunks overlapped: up to `chunksInFlight` at once, each only
+ * after every earlier chunk it conflicts with has run (so one edge's ops still
+ * apply in offset order, and within a chunk the rounds order them), while
+ * hand-offs and commits stay in offset order — a chunk's offset is committed
+ * only after it and every chunk before it were handed off. A chunk that fails
+ * fails those after it that waited for it; the batch then stops launching,
+ * lets what runs finish uncommitted, and throws as the one-at-a-time path
+ * does (kafkajs re-delivers from the last commit; every op is idempotent).
+ * No record may be deferred here (runners with `dueAtMs` run one at a time).
+ */
+export async function runChunksPipelined(opts: BatchHandlerOptions, pipelining: ChunkPipelining, payload: BatchPayload, source: ChunkSource): Promise<void> {
+  const messages = payload.batch.messages;
+  const heartbeat = () => payload.heartbeat();
+  const running: Running[] = [];
+  const settleOldest = async (): Promise<void> => {
+    const { chunk, ran } = running.shift() as Running;
+    let outcomes: RecordOutcome[];
+    try {
+      outcomes = await ran;
+    } catch (e) {
+      throw noteBatchFailure(opts, source, chunk, e);
+    }
+    if (outcomes.some((o) => o.kind === 'defer')) throw new Error(`runtime: a pipelined chunk of ${source.topic}:${source.partition} deferred a record`);
+    await handOffAndCommit(opts, payload, source, chunk, outcomes);
+  };
+  try {
+    for (let next = 0; next < messages.length && payload.isRunning() && !payload.isStale(); ) {
+      const chunk = messages.slice(next, next + opts.maxRecordsPerChunk);
+      next += chunk.length;
+      const keys = await pipelining.conflictKeys(source, chunk);
+      while (running.length >= pipelining.chunksInFlight) await settleOldest();
+      const before = running.filter((r) => shares(r.keys, keys)).map((r) => r.ran);
+      const ran = Promise.all(before).then(() => opts.run(source, chunk, heartbeat));
+      ran.catch(() => {}); // observed in order by settleOldest
+      running.push({ chunk, keys, ran });
+    }
+    while (running.length > 0) await settleOldest();
+  } catch (e) {
+    await Promise.allSettled(running.map((r) => r.ran));
+    throw e;
+  }
+}
+
+function shares(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const k of small) if (large.has(k)) return true;
+  return false;
+}
