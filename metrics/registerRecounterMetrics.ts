@@ -2,7 +2,7 @@ import type { Registry } from 'prom-client';
 import type { RecounterStats } from '../streams/runtime/index.ts';
 import { snapshotCounter, snapshotGauge } from './snapshotMetrics.ts';
 
-/** The degree recounter's rounds and targets, and the marks its last round took (at `marksPerRound`: a backlog). */
+/** The degree recounter's rounds and targets, the intents it counted after their hold, and the marks its last round took (at `marksPerRound`: a backlog). */
 export function registerRecounterMetrics(registry: Registry, recounter: { stats(): RecounterStats }): void {
   const byOutcome = (name: string, help: string, outcomes: Record<string, (s: RecounterStats) => number>) =>
     snapshotCounter(registry, {
@@ -22,9 +22,15 @@ export function registerRecounterMetrics(registry: Registry, recounter: { stats(
     recounted: (s) => s.recounted,
     failed: (s) => s.failed,
   });
+  snapshotCounter(registry, {
+    name: 'edgestream_recount_stranded_intents_total',
+    help: 'Intents counted after their hold: link ops whose attempt never wrote its follow-up marks (handed to repair, dead-lettered, or its process died); any link cell they landed is counted.',
+    labelNames: [],
+    read: () => [{ labels: {}, value: recounter.stats().strandedIntents }],
+  });
   snapshotGauge(registry, {
     name: 'edgestream_recount_last_round_marks',
-    help: 'Dirty marks the last recount round took (a round takes at most 10 000: there, counts fall behind).',
+    help: 'Dirty marks the last recount round took (a round takes at most runtime.recountMarksPerRound, default 10 000: there, counts fall behind).',
     labelNames: [],
     read: () => [{ labels: {}, value: recounter.stats().lastRoundMarks }],
   });

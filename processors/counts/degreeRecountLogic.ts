@@ -39,6 +39,8 @@ export interface DegreeRecountLogic {
   target(markKey: Uint8Array): RecountTarget | undefined;
   counts(cell: Cell): boolean;
   encodeCount(count: bigint): Uint8Array;
+  /** Whether a mark is an intent (written before its link cells; see degreeDirtyMark). */
+  isIntent(markKey: Uint8Array): boolean;
   /** The delta recounter's mirror of `T_out[v]` / `T_in[v]` in `degree_mirror[v]` (see degreeMirror). */
   readonly mirror: DegreeMirrorLogic;
 }
@@ -86,5 +88,13 @@ export const degreeRecountLogic: DegreeRecountLogic = Object.freeze({
   // A link cell that does not decode is a bug, not a mark problem: throwing keeps the mark for a later round.
   counts: (cell: Cell): boolean => decodeLinkValue(cell.value).state === LinkState.ACTIVE,
   encodeCount: encodeDegreeCount,
+  isIntent(markKey: Uint8Array): boolean {
+    try {
+      return recountTargetOf(markKey).intentStamp !== undefined;
+    } catch (e) {
+      if (isNamespaceCodecError(e)) return false;
+      throw e;
+    }
+  },
   mirror,
 });

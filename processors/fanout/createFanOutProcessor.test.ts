@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  decodeDegreeDirtyKey,
+  DEGREE_DIRTY_NAMESPACE,
   degreeDirtyShard,
   encodeLinkValue,
   encodeNodeTombstoneValue,
@@ -55,15 +57,20 @@ function lookupOf(e: EdgeMutation, existing: Existing): (r: { namespace: string;
   };
 }
 
-/** The two marks of a link op, each naming its writer (the peer and the event's mutation id). */
+/**
+ * The follow-ups of a link op: its two marks, each naming its writer (the peer and the event's mutation id), with the
+ * deletion of the attempt's intents (rendered without their stamp; see degreeDirtyMarks.test.ts).
+ */
 const marks = (type: string, src: string, dst: string, mutationId = 'm1'): string[] => {
   const out = `${type}/out/${src} by ${dst}/${mutationId}`;
   const into = `${type}/in/${dst} by ${src}/${mutationId}`;
   const [s, d] = [degreeDirtyShard(src), degreeDirtyShard(dst)];
   return s === d
-    ? [`degree_dirty[${s}] @runtime put ${out} = ''`, `degree_dirty[${s}] @runtime put ${into} = ''`]
-    : [`degree_dirty[${s}] @runtime put ${out} = ''`, `degree_dirty[${d}] @runtime put ${into} = ''`];
+    ? [`degree_dirty[${s}] @runtime del ${out}`, `degree_dirty[${s}] @runtime del ${into}`, `degree_dirty[${s}] @runtime put ${out} = ''`, `degree_dirty[${s}] @runtime put ${into} = ''`]
+    : [`degree_dirty[${s}] @runtime del ${out}`, `degree_dirty[${s}] @runtime put ${out} = ''`, `degree_dirty[${d}] @runtime del ${into}`, `degree_dirty[${d}] @runtime put ${into} = ''`];
 };
+/** The degree intents a link op writes in its first wave (docs §5 "Counts"); the tables below leave them out. */
+const isIntent = (m: Mutation) => m.namespace === DEGREE_DIRTY_NAMESPACE;
 
 describe('fan-out: event → exact writes', () => {
   it.each<[string, EdgeMutation, Existing, string[], string[]]>([
@@ -322,7 +329,7 @@ describe('fan-out: event → exact writes', () => {
   ])('%s', (_, e, existing, writes, followUps) => {
     const output = run(e, existing);
     // Links first here, then the rest in wave order: entries last (the waves themselves: "fan-out: write waves").
-    const all = allWrites(output);
+    const all = allWrites(output).filter((m) => !isIntent(m));
     const isLink = (m: Mutation) => /_(out|in)$/.test(m.namespace);
     expect(renderMutations([...all.filter(isLink), ...all.filter((m) => !isLink(m))])).toEqual(writes);
     expect(renderMutations(output.followUps)).toEqual(followUps);
@@ -347,7 +354,7 @@ describe('fan-out: exact index entries', () => {
 
 describe('fan-out: write waves', () => {
   const wavesOf = (e: EdgeMutation, existing: Existing, soleWriter = true) =>
-    writeWaves(fanOut.process(e, readResultsFrom(fanOut.reads(e), lookupOf(e, existing)), { ...ctx, soleWriter })).map((w) => renderMutations(w));
+    writeWaves(fanOut.process(e, readResultsFrom(fanOut.reads(e), lookupOf(e, existing)), { ...ctx, soleWriter })).map((w) => renderMutations(w.filter((m) => !isIntent(m))));
   const active90 = { forward: { state: 'ACTIVE', time: 90n, mutationId: 'm0' } } as const;
 
   it('a fresh ADD writes its links (and properties) first and its entries only after both links landed', () => {
@@ -387,6 +394,26 @@ describe('fan-out: write waves', () => {
     const e = event({ edge_time: 90n });
     const existing: Existing = { forward: { state: 'ACTIVE', time: 90n, mutationId: 'm0' }, tombstones: { bob: { time: 150n, mutationId: 'rm' } } };
     expect(wavesOf(e, existing)[0]).toEqual(expect.arrayContaining(['follows_out_recent[alice] @100 del (90,bob)', 'follows_in_recent[bob] @100 del (90,alice)']));
+  });
+});
+
+describe('fan-out: degree intents', () => {
+  it.each<[string, Existing]>([
+    ['a fresh ADD', {}],
+    ['an ADD that supersedes an entry', { forward: { state: 'ACTIVE', time: 90n, mutationId: 'm0' } }],
+  ])('%s writes an intent of each mark in its first wave, at the wall clock; its follow-ups delete exactly those', (_, existing) => {
+    const e = event({});
+    const output = fanOut.process(e, readResultsFrom(fanOut.reads(e), lookupOf(e, existing)), ctx);
+    const intents = output.writes.filter(isIntent);
+    expect(intents.map((m) => m.writeTime)).toEqual(intents.map(() => ctx.wallClockMicros));
+    const keys = intents.flatMap((m) => m.additions.map((a) => a.key));
+    expect(keys.map((k) => decodeDegreeDirtyKey(k))).toEqual(expect.arrayContaining([
+      { edgeType: 'follows', direction: 'out', vertex: 'alice', writer: 'bob\u0000m1', intentStamp: 777n },
+      { edgeType: 'follows', direction: 'in', vertex: 'bob', writer: 'alice\u0000m1', intentStamp: 777n },
+    ]));
+    expect(keys).toHaveLength(2);
+    expect(output.followUps.flatMap((f) => f.deletions)).toEqual(expect.arrayContaining(keys));
+    expect((output.laterWaves ?? []).flat().some(isIntent)).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 import { EdgeOp, type EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import type { EventProcessor, ProcessorOutput } from '../contract/EventProcessor.ts';
 import type { Mutation } from '../../sinks/store/TwoLevelMapStore.ts';
-import { degreeDirtyFollowUps } from './degreeDirtyFollowUps.ts';
+import { degreeDirtyMarks } from './degreeDirtyMarks.ts';
 import { fanOutReads, fanOutRoutingKey } from './fanOutReads.ts';
 import { linkOpWrites } from './linkOpWrites.ts';
 import { nodeRemovalWrites } from './nodeRemovalWrites.ts';
@@ -17,7 +17,8 @@ export interface FanOutConfig {
  * The fan-out stage: one validated EdgeMutation → the writes of
  * docs/architecture.md §5 into the link, recent-index, property and node
  * tombstone namespaces, all at the event's own time (or a node removal's),
- * plus degree_dirty follow-ups for link ops. No emits: the REMOVE_NODE
+ * plus degree_dirty marks for link ops (intents in the first wave, marks as
+ * follow-ups: see degreeDirtyMarks). No emits: the REMOVE_NODE
  * cascade is a separate runner (processors/cascade).
  *
  * A link op's writes come in ordered waves (`laterWaves`): a link after the
@@ -28,7 +29,7 @@ export interface FanOutConfig {
  * prefix as `clearPrefix`), executed natively by `mutateMany`.
  *
  * Pure and deterministic in (event, reads, ctx); the wall clock only enters
- * REMOVE_NODE's tombstone value. Throws on an edge type the config does not
+ * REMOVE_NODE's tombstone value and the stamp of a link op's degree intents. Throws on an edge type the config does not
  * declare: validation rejects those, so reaching here is a bug.
  */
 export function createFanOutProcessor(config: FanOutConfig): EventProcessor<EdgeMutation> {
@@ -50,7 +51,9 @@ export function createFanOutProcessor(config: FanOutConfig): EventProcessor<Edge
         case EdgeOp.UNHIDE_EDGE: {
           const waves = [batch, createWriteBatch(), createWriteBatch()] as const;
           linkOpWrites(event, reads, symmetricTypes.has(event.edge_type), ctx.soleWriter === true, waves);
-          return { writes: batch.mutations(), laterWaves: nonEmptyPrefix(waves.slice(1).map((w) => w.mutations())), followUps: degreeDirtyFollowUps(event), emits: [] };
+          // The degree intents go in the first wave: a link cell that lands has a mark even if the follow-ups never run.
+          const marks = degreeDirtyMarks(event, ctx.wallClockMicros);
+          return { writes: [...marks.intents, ...batch.mutations()], laterWaves: nonEmptyPrefix(waves.slice(1).map((w) => w.mutations())), followUps: marks.followUps, emits: [] };
         }
         case EdgeOp.SET_PROPERTIES:
         case EdgeOp.REMOVE_PROPERTIES:

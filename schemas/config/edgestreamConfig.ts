@@ -124,6 +124,8 @@ const runtimeSchema = z.strictObject({
   recountIntervalMs: z.int().min(10).default(10_000),
   /** tunable. `delta` (default): a round reads the marked peers' links, their buckets of the degree_mirror and the bucket counts, not the whole partition; `full`: re-reads every dirty vertex's link partition (the old recounter; it voids the mirror, which the next delta round rebuilds once). */
   recountMode: z.enum(['delta', 'full']).default('delta'),
+  /** tunable. Most degree_dirty marks one recount round takes; a round that took that many starts the next at once. Bounds a round's memory and the marks a failed round redoes. */
+  recountMarksPerRound: z.int().min(1).max(1_000_000).default(10_000),
   /** tunable. How often a processor serving metrics (`run --metrics-port`) polls its consumer groups' lag (scrapes read the last poll). */
   lagPollIntervalMs: z.int().min(100).default(15_000),
 }).refine((r) => r.cascadeSettleMs > 2 * (r.writeRetryBudgetMs + r.writeLandingMarginMs) + r.tombstoneCacheTtlMs, {
@@ -144,6 +146,16 @@ export function repairSpanMs(r: { readonly writeRetryBudgetMs: number; readonly 
   let span = r.writeRetryBudgetMs;
   for (let a = 1; a <= r.repairMaxAttempts; a++) span += Math.min(r.repairMaxBackoffMs, r.repairInitialBackoffMs * 2 ** Math.min(a - 1, 31)) + r.writeRetryBudgetMs;
   return span;
+}
+
+/**
+ * How long the degree recounter holds an intent (a mark written before its link cells) after it
+ * first read it: every write of the attempt is sent within the write stage's retry budget plus
+ * one landing margin (a wave that starts when the budget is spent still gets one attempt) and
+ * lands or is dropped within another budget plus margin (docs/architecture.md §5 "Counts").
+ */
+export function recountIntentHoldMs(r: { readonly writeRetryBudgetMs: number; readonly writeLandingMarginMs: number }): number {
+  return 2 * (r.writeRetryBudgetMs + r.writeLandingMarginMs);
 }
 
 /** Read-side wide-partition detection and the plan → split → verify chain (docs/architecture.md §6). */

@@ -13,6 +13,13 @@ import { decodeUtf8, encodeUtf8 } from './utf8Text.ts';
  * mark is its own cell, so a recounter that deletes the marks it counted (at
  * the write time it read them with) never shadows another writer's mark,
  * whatever the writers' clocks. Keys without a writer (older marks) decode too.
+ *
+ * An **intent** is the same key followed by `␀ ␀ stamp` (decimal µs): a mark
+ * the fan-out writes *before* the write's link cells, stamped per attempt
+ * (docs/architecture.md §5 "Counts"). A writer never contains `␀ ␀` (it is
+ * `peer ␀ mutation id`, both non-empty and free of U+0000), so the first
+ * `␀ ␀` after the vertex starts the stamp; a recounter that does not know
+ * intents reads one as a mark of the same peer.
  */
 export const DEGREE_DIRTY_SHARDS = 16;
 const SEPARATOR = '\u0000';
@@ -22,9 +29,13 @@ export interface DegreeDirtyMark {
   readonly edgeType: string;
   readonly direction: LinkDirection;
   readonly vertex: string;
-  /** The write that made the mark; may contain U+0000 (it is the key's tail). */
+  /** The write that made the mark (`peer ␀ mutation id`); may contain U+0000, never two in a row (nor end with one, on an intent). */
   readonly writer?: string;
+  /** Set on an intent (with a writer): the stamp of the attempt that wrote it before its link writes. */
+  readonly intentStamp?: bigint;
 }
+
+const INTENT = `${SEPARATOR}${SEPARATOR}`;
 
 /** The partition id holding `vertex`'s marks. */
 export function degreeDirtyShard(vertex: string): string {
@@ -37,8 +48,11 @@ export function degreeDirtyShards(): readonly string[] {
 }
 
 export function encodeDegreeDirtyKey(mark: DegreeDirtyMark): Uint8Array {
+  if (mark.intentStamp !== undefined && (mark.writer === undefined || mark.intentStamp < 0n)) throw new NamespaceCodecError(CODEC, 'an intent needs a writer and a stamp >= 0');
+  if (mark.writer?.includes(INTENT) || (mark.intentStamp !== undefined && mark.writer?.endsWith(SEPARATOR))) throw new NamespaceCodecError(CODEC, 'a writer never contains two U+0000 in a row (nor ends with one, on an intent)');
   const writer = mark.writer === undefined ? '' : `${SEPARATOR}${mark.writer}`;
-  return encodeUtf8(`${mark.edgeType}${SEPARATOR}${mark.direction}${SEPARATOR}${mark.vertex}${writer}`, CODEC);
+  const intent = mark.intentStamp === undefined ? '' : `${INTENT}${mark.intentStamp}`;
+  return encodeUtf8(`${mark.edgeType}${SEPARATOR}${mark.direction}${SEPARATOR}${mark.vertex}${writer}${intent}`, CODEC);
 }
 
 export function decodeDegreeDirtyKey(bytes: Uint8Array): DegreeDirtyMark {
@@ -53,5 +67,11 @@ export function decodeDegreeDirtyKey(bytes: Uint8Array): DegreeDirtyMark {
   const third = text.indexOf(SEPARATOR, second + 1);
   const vertex = third < 0 ? text.slice(second + 1) : text.slice(second + 1, third);
   if (edgeType === '' || vertex === '') throw new NamespaceCodecError(CODEC, 'edge type and vertex must be non-empty');
-  return third < 0 ? { edgeType, direction, vertex } : { edgeType, direction, vertex, writer: text.slice(third + 1) };
+  if (third < 0) return { edgeType, direction, vertex };
+  const tail = text.slice(third + 1);
+  const intent = tail.indexOf(INTENT);
+  if (intent < 0) return { edgeType, direction, vertex, writer: tail };
+  const stamp = tail.slice(intent + INTENT.length);
+  if (!/^[0-9]{1,20}$/.test(stamp)) throw new NamespaceCodecError(CODEC, `an intent's stamp must be decimal digits, got '${stamp}'`);
+  return { edgeType, direction, vertex, writer: tail.slice(0, intent), intentStamp: BigInt(stamp) };
 }

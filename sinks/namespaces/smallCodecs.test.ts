@@ -118,7 +118,31 @@ describe('degree_dirty marks', () => {
     );
   });
 
-  it.each([['follows'], ['follows\u0000sideways\u0000bob'], ['\u0000out\u0000bob'], ['follows\u0000out\u0000']])('rejects the key %j', (text) => {
+  it('intents round-trip, sort right after the mark of the same write, and read as that peer\'s mark to a decoder that splits the writer', () => {
+    const mark = { edgeType: 'follows', direction: 'in' as const, vertex: 'bob', writer: 'al\u0000m1' };
+    const intent = encodeDegreeDirtyKey({ ...mark, intentStamp: 1_700_000_000_000_000n });
+    expect(Buffer.from(intent).toString()).toBe('follows\u0000in\u0000bob\u0000al\u0000m1\u0000\u00001700000000000000');
+    expect(decodeDegreeDirtyKey(intent)).toEqual({ ...mark, intentStamp: 1_700_000_000_000_000n });
+    expect(Buffer.compare(Buffer.from(encodeDegreeDirtyKey(mark)), Buffer.from(intent))).toBe(-1);
+    expect(decodeDegreeDirtyKey(intent).writer?.split('\u0000')[0]).toBe('al');
+    fc.assert(
+      fc.property(vertex, fc.string({ minLength: 1, maxLength: 20 }), fc.bigInt({ min: 0n, max: 2n ** 63n }), (v, id, stamp) => {
+        const m = { edgeType: 'follows', direction: 'out' as const, vertex: v, writer: `peer\u0000${id}`, intentStamp: stamp };
+        expect(decodeDegreeDirtyKey(encodeDegreeDirtyKey(m))).toEqual(m);
+      }),
+    );
+  });
+
+  it.each([
+    ['a writer with two U+0000 in a row', { writer: 'al\u0000\u0000m1' }, /two U\+0000 in a row/],
+    ['an intent whose writer ends with U+0000', { writer: 'al\u0000', intentStamp: 1n }, /two U\+0000 in a row/],
+    ['an intent without a writer', { intentStamp: 1n }, /an intent needs a writer/],
+    ['an intent with a negative stamp', { writer: 'al', intentStamp: -1n }, /an intent needs a writer and a stamp >= 0/],
+  ])('refuses to encode %s', (_, extra, error) => {
+    expect(() => encodeDegreeDirtyKey({ edgeType: 'follows', direction: 'in', vertex: 'bob', ...extra })).toThrow(error);
+  });
+
+  it.each([['follows'], ['follows\u0000sideways\u0000bob'], ['\u0000out\u0000bob'], ['follows\u0000out\u0000'], ['follows\u0000out\u0000bob\u0000al\u0000m1\u0000\u0000soon']])('rejects the key %j', (text) => {
     expect(() => decodeDegreeDirtyKey(Buffer.from(text))).toThrow(/degreeDirtyKey/);
   });
 });

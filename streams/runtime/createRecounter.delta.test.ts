@@ -71,7 +71,7 @@ function setup() {
 }
 
 describe('createRecounter, delta mode (a hot vertex)', () => {
-  it('reads rows in proportion to the changes since the last round, not to the degree', async () => {
+  it('reads rows in proportion to the changes since the last round, not to the degree', { timeout: 60_000 }, async () => {
     const s = setup();
     const DEGREE = 20_000;
     for (let i = 0; i < DEGREE; i++) await s.put('r_links', 'hot', `p${i}`, Uint8Array.of(1), 1n);
@@ -101,7 +101,7 @@ describe('createRecounter, delta mode (a hot vertex)', () => {
     const s = setup();
     for (const p of ['a', 'b', 'c']) await s.put('r_links', 'v', p, Uint8Array.of(1), 1n);
     await s.link('v', 'a', true, 2n);
-    const delta = createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock, mode: 'delta' });
+    const delta = createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock, mode: 'delta', directCountMaxCells: 0 });
     await delta.runOnce();
     expect(await s.count('v')).toBe(3n);
     // In full mode, b is removed: the full recounter counts it, the mirror does not see it.
@@ -112,6 +112,52 @@ describe('createRecounter, delta mode (a hot vertex)', () => {
     await s.link('v', 'd', true, 4n);
     await delta.runOnce();
     expect(await s.count('v')).toBe(3n); // a, c, d: the stale flag of b was rewritten by the new full mirror
+  });
+
+  it('counts a vertex with a handful of links from its links, never mirrored, in three round trips; mirrors it once it outgrows them', async () => {
+    const s = setup();
+    // Round trips of the recount (not the marks' slices and deletions): calls that start while none is in flight.
+    let inFlight = 0;
+    let sequential = 0;
+    const traced = async <T>(namespace: string, call: () => Promise<T>): Promise<T> => {
+      if (namespace === 'r_marks') return call();
+      if (inFlight++ === 0) sequential++;
+      try {
+        return await call();
+      } finally {
+        inFlight--;
+      }
+    };
+    const tracing = decorateStore(s.store, {
+      mutateMany: (ms) => traced(ms[0]?.namespace ?? '', () => s.store.mutateMany(ms)),
+      namespace: (name) => {
+        const ns = s.store.namespace(name);
+        return {
+          ...ns,
+          get: (id, key) => traced(name, () => ns.get(id, key)),
+          getKeys: (id, keys) => traced(name, () => ns.getKeys(id, keys)),
+          slice: (id, q) => traced(name, () => ns.slice(id, q)),
+          scanPrefix: (id, p, q) => traced(name, () => ns.scanPrefix(id, p, q)),
+        };
+      },
+    });
+    const recounter = createRecounter({ store: tracing, logic, logger: silentLogger, clock: s.clock, mode: 'delta', directCountMaxCells: 3 });
+    await s.link('fresh', 'a', true, 1n);
+    await recounter.runOnce(); // the mark slice, then the recount
+    sequential = 0;
+    await s.link('fresh', 'b', true, 2n);
+    await recounter.runOnce();
+    expect(await s.count('fresh')).toBe(2n);
+    // Read the marker and marked cells, the head of the links and the count at once; write the count; read it back with the links.
+    expect(sequential).toBe(3);
+    expect((await s.store.namespace('r_mirror').slice('fresh', { limit: 10 })).cells).toEqual([]);
+    for (const p of ['c', 'd']) await s.link('fresh', p, true, 3n);
+    await recounter.runOnce();
+    expect(await s.count('fresh')).toBe(4n);
+    expect(await s.store.namespace('r_mirror').get('fresh', utf8('m'))).toBeDefined(); // mirrored: 4 links > 3
+    await s.link('fresh', 'a', false, 4n);
+    await recounter.runOnce();
+    expect(await s.count('fresh')).toBe(3n);
   });
 
   it('counts exactly under duplicates, replays, out-of-order times and two instances with skewed clocks (property)', async () => {
@@ -143,14 +189,16 @@ describe('createRecounter, delta mode (a hot vertex)', () => {
         fc.scheduler(),
         fc.array(change, { minLength: 1, maxLength: 14 }),
         fc.tuple(fc.integer({ min: -20, max: 20 }), fc.integer({ min: -20, max: 20 })),
-        async (sch, changes, offsets) => {
+        // 0: every vertex mirrored; 2: `hot` mirrored, `cold` counted directly until it outgrows 2 links; 128: both counted directly.
+        fc.constantFrom(0, 2, 128),
+        async (sch, changes, offsets, directCountMaxCells) => {
           const s = setup();
           // A pre-existing hot vertex: links written before marks named peers, counted by the full recounter.
           for (const p of ['a', 'b', 'c', 'p']) await s.put('r_links', 'hot', p, Uint8Array.of(1), 1n);
           await s.put('r_marks', 's0', 'hot', new Uint8Array(0), 1n);
           await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock, mode: 'full' }).runOnce();
           const clocks = offsets.map((m) => createTestClock({ startMs: s.clock.nowMs() + m * 60_000 }));
-          const instances = clocks.map((clock) => createRecounter({ store: scheduled(s.store, sch), logic, logger: silentLogger, clock, mode: 'delta' }));
+          const instances = clocks.map((clock) => createRecounter({ store: scheduled(s.store, sch), logic, logger: silentLogger, clock, mode: 'delta', directCountMaxCells }));
           const writers = (async () => {
             for (const c of changes) {
               for (let r = 0; r < c.replays; r++) {
@@ -163,7 +211,7 @@ describe('createRecounter, delta mode (a hot vertex)', () => {
             for (let n = 0; n < 3; n++) await r.runOnce();
           });
           await sch.waitFor(Promise.all([writers, ...rounds]));
-          const quiet = clocks.map((clock) => createRecounter({ store: s.store, logic, logger: silentLogger, clock, mode: 'delta' }));
+          const quiet = clocks.map((clock) => createRecounter({ store: s.store, logic, logger: silentLogger, clock, mode: 'delta', directCountMaxCells }));
           for (let n = 0; n < 2; n++) for (const r of quiet) await r.runOnce();
           expect(await s.marks()).toBe(0);
           for (const vertex of ['hot', 'cold']) {

@@ -52,7 +52,7 @@ describe('createRecounter', () => {
     await s.mark('s1', 'b', 5n);
     const round = await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock }).runOnce();
     const t0 = s.clock.nowMicros();
-    expect(round).toEqual({ t0, marks: 2, recounted: 2, failed: 0, rowsRead: 12 });
+    expect(round).toEqual({ t0, marks: 2, recounted: 2, failed: 0, held: 0, rowsRead: 12 });
     expect(await s.count('a')).toEqual({ n: 2n, at: t0 });
     expect(await s.count('b')).toEqual({ n: 1n, at: t0 });
     expect([...(await s.marks('s0')), ...(await s.marks('s1'))]).toEqual([]);
@@ -145,7 +145,7 @@ describe('createRecounter', () => {
     const recounter = createRecounter({ store: failing, logic, logger: silentLogger, clock: s.clock });
     const round = await recounter.runOnce();
     expect(round).toMatchObject({ marks: 3, recounted: 1, failed: 1 });
-    expect(recounter.stats()).toEqual({ rounds: 1, failedRounds: 0, recounted: 1, failed: 1, lastRoundMarks: 3 });
+    expect(recounter.stats()).toEqual({ rounds: 1, failedRounds: 0, recounted: 1, failed: 1, lastRoundMarks: 3, strandedIntents: 0 });
     expect(await s.marks('s0')).toEqual(['flaky']);
     expect(await s.marks('s1')).toEqual([]);
     expect(await s.count('fine')).toMatchObject({ n: 0n });
@@ -185,6 +185,63 @@ describe('createRecounter backlog', () => {
     await clock.advance(60_000);
     await stopped;
     expect(lines.filter((l) => l['msg'] === 'recount round').map((l) => l['marks'])).toEqual([2, 2, 1, 0]);
+  });
+});
+
+describe('createRecounter intents', () => {
+  /** `v!n`: an intent for v, written before its change (n tells two apart). */
+  const withIntents: RecountLogic = { ...logic, target: (key) => logic.target(utf8(new TextDecoder().decode(key).split('!')[0] as string)), isIntent: (key) => new TextDecoder().decode(key).includes('!') };
+
+  it('holds an intent until intentHoldMs after this instance first read it, then counts it and deletes it', async () => {
+    const s = setup();
+    const clock = createTestClock({ autoAdvance: false });
+    const recounter = createRecounter({ store: s.store, logic: withIntents, logger: silentLogger, clock, intentHoldMs: 10_000 });
+    await s.mark('s0', 'a!1', 1n);
+    expect(await recounter.runOnce()).toMatchObject({ marks: 1, held: 1, recounted: 0, failed: 0 });
+    await s.link('a', 'x', true); // the change the intent announced lands after the first read of it
+    await clock.advance(9_999);
+    expect(await recounter.runOnce()).toMatchObject({ held: 1, recounted: 0 });
+    expect(await s.count('a')).toBeUndefined();
+    await clock.advance(1);
+    expect(await recounter.runOnce()).toMatchObject({ held: 0, recounted: 1 });
+    expect(await s.count('a')).toMatchObject({ n: 1n });
+    expect(await s.marks('s0')).toEqual([]);
+    expect(recounter.stats().strandedIntents).toBe(1);
+  });
+
+  it('counts the marks beside a held intent, and starts its hold again when it was rewritten or another instance reads it', async () => {
+    const s = setup();
+    const clock = createTestClock({ autoAdvance: false });
+    const first = createRecounter({ store: s.store, logic: withIntents, logger: silentLogger, clock, intentHoldMs: 10_000 });
+    await s.mark('s0', 'a!1', 1n);
+    await s.mark('s0', 'b', 1n);
+    expect(await first.runOnce()).toMatchObject({ marks: 2, held: 1, recounted: 1 });
+    expect(await s.marks('s0')).toEqual(['a!1']);
+    await clock.advance(10_000);
+    // A new instance (the shard moved, or a restart) has not seen it yet.
+    expect(await createRecounter({ store: s.store, logic: withIntents, logger: silentLogger, clock, intentHoldMs: 10_000 }).runOnce()).toMatchObject({ held: 1 });
+    await s.mark('s0', 'a!1', 2n); // rewritten at another write time: another sighting
+    expect(await first.runOnce()).toMatchObject({ held: 1 });
+    await clock.advance(10_000);
+    expect(await first.runOnce()).toMatchObject({ held: 0, recounted: 1 });
+    expect(await s.marks('s0')).toEqual([]);
+  });
+
+  it('a full round of held intents waits an interval before the next (it would take the same ones)', async () => {
+    const s = setup();
+    const clock = createTestClock({ autoAdvance: false });
+    for (const v of ['a!1', 'b!1', 'c!1']) await s.mark('s0', v, 1n);
+    const recounter = createRecounter({ store: s.store, logic: withIntents, logger: silentLogger, clock, intervalMs: 60_000, marksPerRound: 2, intentHoldMs: 30_000 });
+    recounter.start();
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(recounter.stats()).toMatchObject({ rounds: 1, lastRoundMarks: 2 });
+    await clock.advance(60_000); // past the hold: both counted, so the round after starts at once
+    for (let i = 0; i < 50 && recounter.stats().rounds < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(recounter.stats().rounds).toBe(3);
+    const stopped = recounter.stop();
+    await clock.advance(60_000);
+    await stopped;
+    expect(await s.marks('s0')).toEqual(['c!1']); // first read by the third round: held
   });
 });
 

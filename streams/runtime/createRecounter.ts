@@ -5,7 +5,8 @@ import { classifyFailure } from './classifyFailure.ts';
 import { systemClock, type Clock } from './Clock.ts';
 import { countRowsRead } from './countRowsRead.ts';
 import { describeError } from './PipelineError.ts';
-import { recountByDelta } from './recountByDelta.ts';
+import { createIntentHold } from './intentHold.ts';
+import { recountByDelta, sourceTally } from './recountByDelta.ts';
 import { settleCount, type Tally } from './settleCount.ts';
 
 /** What one dirty mark asks for: count the cells of `source` and store the count under `result`. */
@@ -29,6 +30,12 @@ export interface RecountLogic {
   counts(cell: Cell): boolean;
   /** The stored form of a count (e.g. u64 BE). */
   encodeCount(count: bigint): Uint8Array;
+  /**
+   * Whether a mark is an intent: written before the change it announces, so
+   * it may be read before that change is visible (the recounter holds it,
+   * see RecounterOptions.intentHoldMs). Absent: every mark follows its change.
+   */
+  isIntent?(markKey: Uint8Array): boolean;
   /** How to keep the count by delta (`mode: 'delta'`); without it, every recount is full. */
   readonly mirror?: MirrorLogic;
 }
@@ -69,6 +76,8 @@ export interface RecountRound {
   readonly recounted: number;
   /** Marks whose recount failed; they were kept for the next round. */
   readonly failed: number;
+  /** Intents taken but held (not counted, kept): first seen less than `intentHoldMs` ago. */
+  readonly held: number;
   /** Cells the round read (marks, counts, sources, mirrors). */
   readonly rowsRead: number;
 }
@@ -89,8 +98,18 @@ export interface RecounterOptions {
   readonly intervalMs?: number;
   /** Cells per slice page, for marks and for counted partitions. Default 1000. */
   readonly pageSize?: number;
-  /** Most marks one round takes (the rest wait for the next). Default 10 000. */
+  /** Most marks one round takes (the rest wait for the next). Default 10 000 (config `runtime.recountMarksPerRound`). */
   readonly marksPerRound?: number;
+  /**
+   * How long after this instance first read an intent it may count it and
+   * delete it: at least the longest a write sent after the intent landed can
+   * take to land or be dropped (the pipeline passes 2 × (writeRetryBudgetMs +
+   * writeLandingMarginMs)). Measured on this instance's clock only, from a
+   * read that came after the intent landed. Default 24 000 (the defaults' bound).
+   */
+  readonly intentHoldMs?: number;
+  /** Delta mode: a target without the mirror's marker and with at most this many source cells is counted directly, never mirrored. Default 128. */
+  readonly directCountMaxCells?: number;
   /** Targets recounted concurrently. Default 16. */
   readonly concurrency?: number;
   /** Default `full`; `delta` needs `logic.mirror`. */
@@ -104,6 +123,8 @@ export interface RecounterStats {
   readonly recounted: number;
   readonly failed: number;
   readonly lastRoundMarks: number;
+  /** Intents counted after their hold: attempts that never wrote their follow-up marks (repair, DLQ, a crash). */
+  readonly strandedIntents: number;
 }
 
 export interface Recounter {
@@ -143,13 +164,15 @@ export function createRecounter(opts: RecounterOptions): Recounter {
   const marksPerRound = opts.marksPerRound ?? 10_000;
   const concurrency = opts.concurrency ?? 16;
   const intervalMs = opts.intervalMs ?? 5_000;
+  const intents = createIntentHold(logic, opts.intentHoldMs ?? 24_000);
+  const direct = { pageSize, directCountMaxCells: opts.directCountMaxCells ?? 128 };
   let rounds = 0;
   let running = false;
   let loop: Promise<void> | undefined;
-  const stats = { rounds: 0, failedRounds: 0, recounted: 0, failed: 0, lastRoundMarks: 0 };
+  const stats = { rounds: 0, failedRounds: 0, recounted: 0, failed: 0, lastRoundMarks: 0, strandedIntents: 0 };
   const recount = (t: TargetMarks, t0: bigint): Promise<unknown> => {
     const { mirror } = logic;
-    if (mode === 'delta' && mirror !== undefined) return recountByDelta(store, { ...logic, mirror }, t.target, t.marks.map((m) => m.key), pageSize, t0);
+    if (mode === 'delta' && mirror !== undefined) return recountByDelta(store, { ...logic, mirror }, t.target, t.marks.map((m) => m.key), direct, t0);
     return settleCount(store, fullTally(logic, t.target), pageSize, t0);
   };
 
@@ -157,10 +180,11 @@ export function createRecounter(opts: RecounterOptions): Recounter {
     const t0 = clock.nowMicros();
     const readBefore = reads.rows();
     const owned = logic.markPartitions.filter((p) => opts.owner?.owns(p) ?? true);
-    const marks = await takeMarks(store, logic, rotated(owned, rounds++), pageSize, marksPerRound);
-    const targets = byTarget(marks);
+    const taken = await takeMarks(store, logic, rotated(owned, rounds++), pageSize, marksPerRound);
+    const { due, held } = intents.sort(taken, owned, clock.nowMs());
+    const targets = byTarget(due);
     const settled = await mapBounded(targets, concurrency, (t) => recount(t, t0));
-    const done: Mark[] = marks.filter((m) => m.target === undefined);
+    const done: Mark[] = due.filter((m) => m.target === undefined);
     settled.forEach((r, i) => {
       const { marks: covered } = targets[i] as TargetMarks;
       if (r.status === 'fulfilled') return void done.push(...covered);
@@ -168,8 +192,10 @@ export function createRecounter(opts: RecounterOptions): Recounter {
       logger.warn({ mark: describeMark(covered[0] as Mark), marks: covered.length, err: r.reason }, 'recount failed; marks kept for the next round');
     });
     await deleteMarks(store, logic, done);
+    stats.strandedIntents += intents.forget(done);
     const rowsRead = reads.rows() - readBefore;
-    const round = { t0, marks: marks.length, recounted: settled.filter((r) => r.status === 'fulfilled').length, failed: marks.length - done.length, rowsRead };
+    const marks = taken.marks.length;
+    const round = { t0, marks, recounted: settled.filter((r) => r.status === 'fulfilled').length, failed: marks - held.length - done.length, held: held.length, rowsRead };
     // The empty round after a backlog is logged too: it says the backlog is gone.
     if (round.marks > 0 || stats.lastRoundMarks > 0) logger.info(round, 'recount round');
     stats.rounds++;
@@ -190,8 +216,9 @@ export function createRecounter(opts: RecounterOptions): Recounter {
           let backlog = false;
           try {
             const round = await runOnce();
-            // A full round that counted everything it took leaves a backlog: the next round starts at once.
-            backlog = round.marks >= marksPerRound && round.failed === 0;
+            // A full round that counted everything it took leaves a backlog: the next round starts at once
+            // (unless it only held intents: the next round would take the same ones).
+            backlog = round.marks >= marksPerRound && round.failed === 0 && round.held < round.marks;
           } catch (e) {
             stats.failedRounds++;
             logger.error({ err: e, error: describeError(e) }, 'recount round failed');
@@ -207,7 +234,7 @@ export function createRecounter(opts: RecounterOptions): Recounter {
   };
 }
 
-interface Mark {
+export interface Mark {
   readonly partition: string;
   readonly key: Uint8Array;
   /** The write time the mark was read with: deleting at it removes this write of the mark and nothing newer. */
@@ -226,9 +253,16 @@ function rotated<T>(partitions: readonly T[], round: number): T[] {
   return [...partitions.slice(at), ...partitions.slice(0, at)];
 }
 
-async function takeMarks(store: TwoLevelMapStore, logic: RecountLogic, partitions: readonly string[], pageSize: number, max: number): Promise<Mark[]> {
+/** The marks a round took, and the partitions it read to the end. */
+export interface TakenMarks {
+  readonly marks: Mark[];
+  readonly completed: ReadonlySet<string>;
+}
+
+async function takeMarks(store: TwoLevelMapStore, logic: RecountLogic, partitions: readonly string[], pageSize: number, max: number): Promise<TakenMarks> {
   const ns = store.namespace(logic.markNamespace);
   const marks: Mark[] = [];
+  const completed = new Set<string>();
   for (const partition of partitions) {
     let pageState: string | undefined;
     do {
@@ -236,9 +270,10 @@ async function takeMarks(store: TwoLevelMapStore, logic: RecountLogic, partition
       for (const cell of page.cells) marks.push({ partition, key: cell.key, writeTime: cell.writeTime, target: logic.target(cell.key) });
       pageState = page.pageState;
     } while (pageState !== undefined && marks.length < max);
+    if (pageState === undefined) completed.add(partition);
     if (marks.length >= max) break;
   }
-  return marks;
+  return { marks, completed };
 }
 
 /** The marks of each target (one recount covers them all), in first-seen order. */
@@ -259,10 +294,7 @@ function byTarget(marks: readonly Mark[]): TargetMarks[] {
 function fullTally(logic: RecountLogic, target: RecountTarget): Tally {
   const { mirror } = logic;
   return {
-    source: target.source,
-    result: target.result,
-    weigh: (cell) => (logic.counts(cell) ? 1n : 0n),
-    encode: logic.encodeCount,
+    ...sourceTally(logic, target),
     ...(mirror === undefined ? {} : { alongside: { namespace: mirror.namespace, id: target.result.id, deletions: [mirror.markerKey(target)] } }),
   };
 }

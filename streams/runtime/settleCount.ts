@@ -14,6 +14,12 @@ export interface Tally {
 /** Rounds of write-and-verify before a recount gives up for this round (its marks are kept). */
 const SETTLE_ATTEMPTS = 5;
 
+/** The count cell as read and the tally computed from a read of the source, both made after the call that needs them began. */
+export interface SettleStart {
+  readonly previous: Cell | undefined;
+  readonly count: bigint;
+}
+
 /**
  * Computes `tally` and writes it after the count it replaces
  * (max(t0, that count's write time + 1)), then settles races with other
@@ -21,20 +27,24 @@ const SETTLE_ATTEMPTS = 5;
  * its shard changes hands): it reads the cell back and computes again, and
  * rewrites until the two agree. So when it returns, the cell held a count
  * that matched a read of the source made after this call started, and any
- * write that lands later is checked the same way by its own writer.
- * Returns the write time of its last write.
+ * write that lands later is checked the same way by its own writer. The cell
+ * and the source are read side by side (neither decision depends on the
+ * order of the two reads). `start`: those two reads, already made by the
+ * caller. Returns the write time of its last write.
  */
-export async function settleCount(store: TwoLevelMapStore, tally: Tally, pageSize: number, t0: bigint): Promise<bigint> {
+export async function settleCount(store: TwoLevelMapStore, tally: Tally, pageSize: number, t0: bigint, start?: SettleStart): Promise<bigint> {
   const { namespace, id, key } = tally.result;
   const cells = store.namespace(namespace);
-  let previous = await cells.get(id, key);
-  let count = await computeTally(store, tally, pageSize);
+  const readBoth = async (): Promise<SettleStart> => {
+    const [previous, count] = await Promise.all([cells.get(id, key), computeTally(store, tally, pageSize)]);
+    return { previous, count };
+  };
+  let { previous, count } = start ?? (await readBoth());
   for (let attempt = 1; attempt <= SETTLE_ATTEMPTS; attempt++) {
     const writeTime = previous === undefined || previous.writeTime < t0 ? t0 : previous.writeTime + 1n;
     const also = tally.alongside === undefined ? [] : [{ ...tally.alongside, writeTime, additions: [] }];
     await store.mutateMany([{ namespace, id, writeTime, deletions: [], additions: [{ key, value: tally.encode(count) }] }, ...also]);
-    previous = await cells.get(id, key);
-    count = await computeTally(store, tally, pageSize);
+    ({ previous, count } = await readBoth());
     if (previous !== undefined && bytesEqual(previous.value, tally.encode(count))) return writeTime;
   }
   throw new StoreError('timeout', `recount of ${tally.result.namespace}[${tally.result.id}] did not settle after ${SETTLE_ATTEMPTS} writes; its marks are kept`);

@@ -1,7 +1,7 @@
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { createFanOutProcessor, createNodeRemovalCascade, degreeRecountLogic } from '../../processors/index.ts';
-import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+import { recountIntentHoldMs, type EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { validateEdgeMutation } from '../../schemas/validation/index.ts';
 import type { CacheStats } from '../../sinks/caches/CacheStats.ts';
@@ -127,7 +127,17 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
       })
     : undefined;
   const recounter = ownership
-    ? createRecounter({ store: opts.store, logic: degreeRecountLogic, owner: ownership, logger: opts.logger, intervalMs: config.runtime.recountIntervalMs, mode: config.runtime.recountMode, ...(opts.clock ? { clock: opts.clock } : {}) })
+    ? createRecounter({
+        store: opts.store,
+        logic: degreeRecountLogic,
+        owner: ownership,
+        logger: opts.logger,
+        intervalMs: config.runtime.recountIntervalMs,
+        mode: config.runtime.recountMode,
+        marksPerRound: config.runtime.recountMarksPerRound,
+        intentHoldMs: recountIntentHoldMs(config.runtime),
+        ...(opts.clock ? { clock: opts.clock } : {}),
+      })
     : undefined;
   return {
     runners,
