@@ -24,11 +24,12 @@ export type TokenVerdict =
 /**
  * Is the token's record visible to reads? Yes when the fan-out group has
  * committed past it (the runtime commits an offset only once its writes landed
- * or it was handed to the repair topic, keyed like the input, so on the same
- * partition) and the repair partition has no uncommitted record. The repair
- * group's commit is read before the repair end offset and after the fan-out
- * commit, so a repair handed off before that commit, or re-published for a
- * retry before its predecessor was committed, keeps the check pending.
+ * or it was handed to the repair topic, keyed by the src its input partition
+ * belongs to, so on the partition of the same number) and the repair
+ * partition has no uncommitted record. The repair group's commit is read
+ * before the repair end offset and after the fan-out commit, so a repair
+ * handed off before that commit, or re-published for a retry before its
+ * predecessor was committed, keeps the check pending.
  * Conservative: any pending repair on the partition holds back every token on it.
  * 'visible' never turns back; 'unknown' may (the input grows), so only a fresh snapshot should decide it.
  */
