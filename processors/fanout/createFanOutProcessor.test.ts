@@ -385,6 +385,13 @@ describe('fan-out: write waves', () => {
     expect(wavesOf(event({ op: 'REMOVE_EDGE', mutation_id: 'm2' }), { forward: { state: 'REMOVED', time: 90n, mutationId: 'm0' } })).toEqual([removed]);
   });
 
+  it('a link replacing one of the same edge time at the same write time (a tie won on its bytes) writes its entry unverified first, then its links', () => {
+    expect(wavesOf(event({ mutation_id: 'm1' }), { forward: { state: 'ACTIVE', time: 100n, mutationId: 'm0' } })).toEqual([
+      ['follows_out_recent[alice] @100 put (100,bob) = m1', 'follows_in_recent[bob] @100 put (100,alice) = m1'],
+      ['follows_out[alice] @100 put bob = ACTIVE@100 m1', 'follows_in[bob] @100 put alice = ACTIVE@100 m1'],
+    ]);
+  });
+
   it('a redelivery of the current link supersedes nothing: links, then entries', () => {
     expect(wavesOf(event({}), { forward: { state: 'ACTIVE', time: 100n, mutationId: 'm1' } })).toHaveLength(2);
   });

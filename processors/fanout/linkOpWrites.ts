@@ -56,7 +56,8 @@ import type { WriteBatch } from './WriteBatch.ts';
  *  - the op's own entries go after both its link cells, so a link op whose
  *    link write failed (to repair, or dead-lettered) leaves no entry that a
  *    later op, reading the link to learn what to delete, could not find.
- * A fresh link is wave 0 and its entries wave 1; a superseding one 1 and 2.
+ * A fresh link is wave 0 and its entries wave 1; a superseding one 1 and 2
+ * (a same-cell tie: its unverified entry 0, its links 1).
  *
  * Every visible tombstone also clears the edge's property bag (this
  * direction's, for a directed type) at its time,
@@ -86,7 +87,8 @@ export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric:
   // The same entry key at the same write time (a tie the link won on its bytes): a deletion there would shadow this op's own entry.
   const sameEntryCell = replaces && link.value.state === LinkState.ACTIVE && link.value.time === currentEntryTime && link.writeTime === (current as Cell).writeTime;
   const supersedes = replaces && !sameEntryCell;
-  const [batch, linkWave, entryWave] = supersedes ? waves : [waves[0], waves[0], waves[1]];
+  // Links go after whatever must land first: the deletion of a superseded entry, or the unverified entry of a same-cell tie.
+  const [batch, linkWave, entryWave] = supersedes || sameEntryCell ? waves : [waves[0], waves[0], waves[1]];
   linkWave.put(forwardLinkNamespace(type), src, link.writeTime, encodeVertexKey(dst), linkBytes);
   linkWave.put(reverseLinkNamespace(type), dst, link.writeTime, encodeVertexKey(src), linkBytes);
 
@@ -96,7 +98,7 @@ export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric:
       deleteEntries(event, currentEntryTime as bigint, (current as Cell).writeTime, batch);
     }
     if (link === own && state === LinkState.ACTIVE) {
-      // In the tie, the entry goes unverified with the links: unverified wins that tie, so the old exact value is never served beside the new link.
+      // In the tie the entry goes unverified, before the links: unverified wins that tie, so the old exact value is never served beside the new link.
       const exact = soleWriter && !sameEntryCell;
       const entry = exact ? encodeExactRecentValue(linkBytes) : encodeUnverifiedRecentValue(event.mutation_id);
       const wave = sameEntryCell ? batch : entryWave;

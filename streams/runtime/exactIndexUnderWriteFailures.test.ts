@@ -30,6 +30,7 @@ import { createTestClock } from './testing/testClock.ts';
  * trust exact entries): `readStoreGraph` turns one into a "stale exact entry"
  * line. Once the repairs drain with nothing dead-lettered, the store equals
  * the LWW model (links both ways and the validated newest-first lists).
+ * FC_SEED / FC_RUNS replay a failure or search longer.
  */
 const TYPE = 'follows';
 const VERTICES = ['a', 'b', 'c'] as const;
@@ -124,7 +125,7 @@ describe('the exact index under partial write failures, repairs and the DLQ', ()
         const { events, dlq, lines } = await run(steps, (now, when) => expect(staleLines(now), when).toEqual([]));
         if (dlq.length === 0) expect(lines).toEqual(modelGraphLines(applyLww(events, [])).filter((line) => !line.startsWith('degree')));
       }),
-      { numRuns: 200 },
+      { numRuns: Number(process.env["FC_RUNS"] ?? 200), ...(process.env["FC_SEED"] ? { seed: Number(process.env["FC_SEED"]) } : {}) },
     );
   });
 
