@@ -11,10 +11,9 @@ export interface RawCountBaseline {
   readonly countPointReadMs: number;
 }
 
-/** The raw cassandra-driver's side of bench:counts, on the same partition, in the same run. */
-export async function rawCountBaseline(cql: cassandra.Client, keyspace: string, edgeType: string, vertex: string): Promise<RawCountBaseline> {
-  const links = `SELECT value FROM ${qualifiedTable(keyspace, reverseLinkNamespace(edgeType))} WHERE id = ?`;
-  const t0 = performance.now();
+/** The exact count from scratch: every cell of one link partition read with the raw driver (prepared, fetchSize 5 000), its ACTIVE links counted. */
+export async function countActiveLinks(cql: cassandra.Client, keyspace: string, namespace: string, vertex: string): Promise<{ rows: number; active: number }> {
+  const links = `SELECT value FROM ${qualifiedTable(keyspace, namespace)} WHERE id = ?`;
   let rows = 0;
   let active = 0;
   let pageState: string | undefined;
@@ -26,6 +25,13 @@ export async function rawCountBaseline(cql: cassandra.Client, keyspace: string, 
     }
     pageState = rs.pageState ?? undefined;
   } while (pageState !== undefined);
+  return { rows, active };
+}
+
+/** The raw cassandra-driver's side of bench:counts, on the same partition, in the same run. */
+export async function rawCountBaseline(cql: cassandra.Client, keyspace: string, edgeType: string, vertex: string): Promise<RawCountBaseline> {
+  const t0 = performance.now();
+  const { rows, active } = await countActiveLinks(cql, keyspace, reverseLinkNamespace(edgeType), vertex);
   const fullReadSeconds = (performance.now() - t0) / 1_000;
   const point = `SELECT value FROM ${qualifiedTable(keyspace, DEGREES_NAMESPACE)} WHERE id = ? AND key = ?`;
   const key = Buffer.from(encodeDegreesKey(edgeType, 'in'));

@@ -2,6 +2,7 @@ import cassandra from 'cassandra-driver';
 import type { Admin } from 'kafkajs';
 import { qualifiedTable } from '../../sinks/cassandra/schemaCql.ts';
 import type { EdgeProducer } from '../../streams/producer/index.ts';
+import { pollUntil } from '../shared/pollUntil.ts';
 import { committedTotal } from './kafkaOffsets.ts';
 import type { ProcessorChild } from './processorChild.ts';
 import type { createStatusLine } from './progressLine.ts';
@@ -105,15 +106,14 @@ export async function runLatencyPhase(o: {
       release();
     }
   };
-  const visibleAt = async (row: Row, sentAt: number, deadline: number): Promise<number | undefined> => {
-    for (;;) {
-      const wt = await readWriteTime(row);
-      const now = performance.now();
-      if (wt !== undefined && wt >= row.writeTime) return now;
-      if (now > deadline) return undefined;
-      await sleep(Math.min(200, Math.max(o.pollIntervalMs, (now - sentAt) / 10)));
-    }
-  };
+  const visibleAt = (row: Row, sentAt: number, deadline: number): Promise<number | undefined> =>
+    pollUntil(
+      async () => {
+        const wt = await readWriteTime(row);
+        return wt !== undefined && wt >= row.writeTime;
+      },
+      { since: sentAt, deadline, minIntervalMs: o.pollIntervalMs },
+    );
   const follow = async (sentAt: number, edge: BenchEdge, mutationId: string, eventTime: bigint, keep: boolean): Promise<void> => {
     const rows = rowsOfAddEdge(o.edgeType, edge, mutationId, eventTime);
     const deadline = performance.now() + 60_000;

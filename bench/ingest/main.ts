@@ -25,7 +25,7 @@ import { summarizeProfile, type ProfileSummary } from './profileSummary.ts';
 import { createStatusLine } from './progressLine.ts';
 import { fmt, median, round } from './stats.ts';
 import { runThroughputPhase, type ThroughputResult } from './throughputPhase.ts';
-import { addEdgeWorkload, benchTables, PublishedEdges, rowsOfAddEdge, type Row } from './workload.ts';
+import { addEdgeWorkload, benchTables, PublishedEdges, rowsOfAddEdge, rowsPerEdge, type BenchEdge, type Row } from './workload.ts';
 import { PROCESSOR_NODE_FLAGS } from '../../cli/processorNodeFlags.ts';
 import { seedSplitDirectory } from './seedSplitDirectory.ts';
 import { codeVersion, collectVersions, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
@@ -237,10 +237,14 @@ async function runRepeat(
       child,
       groupId: run.fanOutGroup,
       topic: run.inputTopic,
-      edgeType: args.edgeType,
-      workload,
       events: args.events,
-      published,
+      publish: () => {
+        const edge = workload.next().value as BenchEdge;
+        return producer.addEdge({ type: args.edgeType, src: edge.src, dst: edge.dst, properties: edge.properties }).then((sent) => {
+          published.add(edge, sent.mutationId, sent.eventTime);
+          return rowsPerEdge(edge);
+        });
+      },
       status,
       label: `[r${r}] throughput`,
       onSample: (s) => (backlog = s.produced - s.committed),

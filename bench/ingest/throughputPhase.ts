@@ -3,7 +3,6 @@ import type { EdgeProducer } from '../../streams/producer/index.ts';
 import { committedTotal } from './kafkaOffsets.ts';
 import type { ProcessorChild } from './processorChild.ts';
 import type { createStatusLine } from './progressLine.ts';
-import { rowsPerEdge, type BenchEdge, type PublishedEdges } from './workload.ts';
 
 export interface ThroughputResult {
   readonly events: number;
@@ -24,8 +23,10 @@ export interface ThroughputResult {
 
 /**
  * The throughput phase: with the processors already consuming an empty topic,
- * publish `events` ADD_EDGEs as fast as the producer SDK goes (the pipeline
- * drains concurrently; the producer outruns it, so a backlog builds), then wait
+ * publish `events` events as fast as the producer SDK goes (`publish(i)` is
+ * called in order, at most 8 000 unacknowledged, and resolves with the rows
+ * the event stands for; the pipeline drains concurrently; the producer
+ * outruns it, so a backlog builds), then wait
  * until the fan-out group has committed every one. The group commits a chunk
  * only after all of its writes were acknowledged by Cassandra, so the commit of
  * the last offset is the moment the last write is visible. Committed offsets
@@ -33,14 +34,12 @@ export interface ThroughputResult {
  */
 export async function runThroughputPhase(o: {
   admin: Admin;
-  producer: EdgeProducer;
+  producer: Pick<EdgeProducer, 'flush'>;
   child: ProcessorChild;
   groupId: string;
   topic: string;
-  edgeType: string;
-  workload: Iterator<BenchEdge>;
   events: number;
-  published: PublishedEdges;
+  publish: (i: number) => Promise<number>;
   status: ReturnType<typeof createStatusLine>;
   label: string;
   pollMs?: number;
@@ -62,11 +61,9 @@ export async function runThroughputPhase(o: {
   const produce = async () => {
     const inFlight = new Set<Promise<void>>();
     for (let i = 0; i < o.events && failure === undefined; i++) {
-      const edge = o.workload.next().value as BenchEdge;
-      rows += rowsPerEdge(edge);
-      const p = o.producer.addEdge({ type: o.edgeType, src: edge.src, dst: edge.dst, properties: edge.properties }).then(
-        (sent) => {
-          o.published.add(edge, sent.mutationId, sent.eventTime);
+      const p = o.publish(i).then(
+        (eventRows) => {
+          rows += eventRows;
           produced++;
         },
         (e: unknown) => {

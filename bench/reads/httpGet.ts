@@ -18,6 +18,17 @@ export function getJson(agent: http.Agent, url: string): Promise<unknown> {
   });
 }
 
-/** The in-neighbour page route (server/api/operations: listInNeighbours). */
-export const inNeighboursUrl = (base: string, edgeType: string, vertex: string, limit: number, cursor?: string) =>
-  `${base}/v1/vertices/${encodeURIComponent(vertex)}/in/${edgeType}?limit=${limit}${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+/** A neighbour page route, newest first by default (server/api/operations: listOutNeighbours, listInNeighbours). */
+export const neighboursUrl = (base: string, direction: 'out' | 'in', edgeType: string, vertex: string, limit: number, cursor?: string) =>
+  `${base}/v1/vertices/${encodeURIComponent(vertex)}/${direction}/${edgeType}?limit=${limit}${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+
+/** The in-neighbour page route (listInNeighbours). */
+export const inNeighboursUrl = (base: string, edgeType: string, vertex: string, limit: number, cursor?: string) => neighboursUrl(base, 'in', edgeType, vertex, limit, cursor);
+
+/** The links src → each of `dsts` in one read (getEdges, TAO's assoc_get). */
+export const edgesUrl = (base: string, edgeType: string, src: string, dsts: readonly string[]) =>
+  `${base}/v1/edges/${edgeType}/${encodeURIComponent(src)}?${dsts.map((d) => `dst=${encodeURIComponent(d)}`).join('&')}`;
+
+/** The recounted degree of one direction (getDegree). */
+export const degreeUrl = (base: string, edgeType: string, vertex: string, direction: 'out' | 'in') =>
+  `${base}/v1/vertices/${encodeURIComponent(vertex)}/degree/${edgeType}?direction=${direction}`;

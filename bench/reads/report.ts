@@ -2,6 +2,7 @@ import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts'
 import { acrossRepeats, fmt, round, type AcrossRepeats } from '../ingest/stats.ts';
 import type { codeVersion, collectVersions, machine } from '../shared/benchEnvironment.ts';
 import type { PhaseCpu } from '../shared/measuredCpu.ts';
+import { resultHeader } from '../shared/resultHeader.ts';
 import type { QuietWait } from '../../sinks/cassandra/index.ts';
 import type { LoadResult } from '../wide/loadPhase.ts';
 import type { SplitPhaseResult } from '../wide/splitPhase.ts';
@@ -146,15 +147,7 @@ export function buildResult(o: {
   const before = summarisePhase(o.figures.before);
   const after = summarisePhase(o.figures.after);
   return {
-    benchmark: 'bench:reads',
-    date: o.started.toISOString(),
-    durationSeconds: Math.round((Date.now() - o.started.getTime()) / 1000),
-    machine: o.machine,
-    versions: o.versions,
-    code: o.code,
-    method: METHOD,
-    args: o.args,
-    config: { ...o.config, topics: { ...o.config.topics, prefix: 'bench.<run>.' }, cassandra: { ...o.config.cassandra, keyspace: 'bench_<run>' } },
+    ...resultHeader({ benchmark: 'bench:reads', started: o.started, machine: o.machine, versions: o.versions, code: o.code, method: METHOD, args: o.args, config: o.config }),
     counts: o.counts,
     load: o.figures.load,
     split: { seconds: o.figures.split.seconds, partitions: o.figures.split.partitions.map((p) => ({ namespace: p.namespace, partitionId: p.partitionId, outcome: p.outcome, rows: p.record?.rows, buckets: p.record?.buckets, strategy: p.record?.strategy, seconds: p.seconds })), cpu: o.figures.split.cpu },

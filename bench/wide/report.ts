@@ -9,6 +9,7 @@ import type { QuietWait } from '../../sinks/cassandra/index.ts';
 import type { Celebrity } from './celebrityWorkload.ts';
 import type { ReadCounts } from './countingStore.ts';
 import type { codeVersion, collectVersions, machine } from '../shared/benchEnvironment.ts';
+import { resultHeader } from '../shared/resultHeader.ts';
 import type { FullScan } from './fullScan.ts';
 import type { LoadResult } from './loadPhase.ts';
 import type { PageLatency } from './pageLatency.ts';
@@ -72,16 +73,10 @@ export function buildResult(o: {
   const pageRatios = (k: 'A' | 'B') => ({ p50: ratio(after.pages[k].p50Ms, before.pages[k].p50Ms), p99: ratio(after.pages[k].p99Ms, before.pages[k].p99Ms) });
   const scanRatios = (k: 'A' | 'B') => ({ seconds: ratio(after.scans[k].seconds, before.scans[k].seconds), peakRss: ratio(after.scans[k].memory.peakRssMiB, before.scans[k].memory.peakRssMiB) });
   const celebrity = (c: Celebrity, live: number, removed: number) => ({ id: c.id, follows: c.links, removed, liveLinks: live });
+  const header = resultHeader({ benchmark: 'bench:wide', started: o.started, machine: o.machine, versions: o.versions, code: o.code, method: METHOD, args: o.args, config: o.config });
   return {
-    benchmark: 'bench:wide',
-    date: o.started.toISOString(),
-    durationSeconds: Math.round((Date.now() - o.started.getTime()) / 1000),
-    machine: o.machine,
-    versions: o.versions,
-    code: o.code,
-    method: METHOD,
-    args: o.args,
-    config: { ...o.config, topics: { ...o.config.topics, prefix: 'bench.<run>.' }, cassandra: { ...o.config.cassandra, keyspace: 'bench_<run>' }, splitMirrorBarrierMs: splitMirrorBarrierMs(o.config) },
+    ...header,
+    config: { ...header.config, splitMirrorBarrierMs: splitMirrorBarrierMs(o.config) },
     counts: {
       A: celebrity(f.celebrities.A, f.celebrities.A.links, 0),
       B: celebrity(f.celebrities.B, f.celebrities.liveB, f.celebrities.removedB),

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { runClosedLoop } from './closedLoop.ts';
+import { OP_KINDS, type MixOp } from './opMix.ts';
+
+describe('runClosedLoop', () => {
+  it('runs one op at a time per client, records only after the warm-up, and counts errors by kind', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const started: number[] = [];
+    let measureStartedAt = 0;
+    const ops: MixOp[] = [{ kind: 'GET_LINKS_LIST', src: 'a' }, { kind: 'COUNT_LINK', src: 'a' }, { kind: 'DELETE_LINK', src: 'a', dst: 'b' }];
+    const r = await runClosedLoop({
+      clients: 3,
+      warmupSeconds: 0.05,
+      seconds: 0.25,
+      nextOp: () => {
+        let i = 0;
+        return () => ops[i++ % ops.length] as MixOp;
+      },
+      execute: async (op) => {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        started.push(performance.now());
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        inFlight--;
+        if (op.kind === 'DELETE_LINK') throw new Error('refused');
+      },
+      onMeasureStart: () => (measureStartedAt = performance.now()),
+    });
+    expect(maxInFlight).toBe(3);
+    expect(measureStartedAt).toBeGreaterThan(0);
+    const recorded = OP_KINDS.reduce((s, k) => s + r.byKind[k].samples, 0);
+    expect(recorded).toBe(r.ops);
+    expect(r.byKind.DELETE_LINK.samples).toBe(0);
+    expect(r.byKind.DELETE_LINK.errors).toBe(r.errors);
+    expect(r.byKind.DELETE_LINK.firstError).toBe('refused');
+    expect(r.byKind.GET_LINKS_LIST.samples).toBeGreaterThan(0);
+    // Warm-up ops ran but are not in the figures.
+    expect(started.filter((t) => t < measureStartedAt).length).toBeGreaterThan(0);
+    expect(r.ops + r.errors).toBeLessThan(started.length);
+    expect(Math.abs(r.opsPerSecond - r.ops / r.seconds) / r.opsPerSecond).toBeLessThan(0.05); // seconds is rounded to 10 ms
+  });
+});

@@ -1,0 +1,68 @@
+import type cassandra from 'cassandra-driver';
+import { opsDelta, perEvent, tableOps } from '../ingest/cassandraOps.ts';
+import { watchCpu, type CpuReport, type CpuWatch } from '../ingest/procStats.ts';
+import type { createStatusLine } from '../ingest/progressLine.ts';
+import { fmt, round } from '../ingest/stats.ts';
+import { runClosedLoop, type ClosedLoopResult } from './closedLoop.ts';
+import type { LinkGraph } from './linkGraph.ts';
+import type { MixTarget } from './mixTarget.ts';
+import { createOpStream } from './opMix.ts';
+import type { createVisibilityProbe, VisibilityFigures } from './visibilityProbe.ts';
+
+export type SystemName = 'edgestream' | 'raw';
+
+export interface BlockResult extends ClosedLoopResult {
+  readonly system: SystemName;
+  readonly cpu: CpuReport;
+  /** CPU milliseconds each process spent per completed op (cores × seconds ÷ ops). */
+  readonly cpuMsPerOp: Readonly<Record<string, number>>;
+  /** Cassandra partition reads and writes per op on the system's keyspace (system_views.local_{read,write}_latency). */
+  readonly cassandraOpsPerOp: ReturnType<typeof perEvent>;
+  readonly visibility?: VisibilityFigures;
+}
+
+/**
+ * One timed block of the mix against one system: `clients` closed-loop
+ * requesters whose op streams are seeded by (seed, repeat, client), so both
+ * systems get the same sequences; CPU of every named process and the
+ * Cassandra ops on the system's keyspace are taken over the measured window.
+ */
+export async function runRequestBlock(o: {
+  system: SystemName;
+  target: MixTarget;
+  graph: LinkGraph;
+  repeat: number;
+  seed: number;
+  accessExponent: number;
+  clients: number;
+  warmupSeconds: number;
+  seconds: number;
+  pids: Readonly<Record<string, number | undefined>>;
+  cql: cassandra.Client;
+  keyspace: string;
+  probe?: ReturnType<typeof createVisibilityProbe>;
+  status: ReturnType<typeof createStatusLine>;
+  label: string;
+}): Promise<BlockResult> {
+  let watch: CpuWatch | undefined;
+  let ops0 = await tableOps(o.cql, o.keyspace);
+  const loop = await runClosedLoop({
+    clients: o.clients,
+    warmupSeconds: o.warmupSeconds,
+    seconds: o.seconds,
+    nextOp: (client) => createOpStream({ graph: o.graph, accessExponent: o.accessExponent, seed: o.seed, repeat: o.repeat, client }),
+    execute: (op) => o.target.execute(op),
+    onMeasureStart: () => {
+      watch = watchCpu(o.pids);
+      o.probe?.startRecording();
+      void tableOps(o.cql, o.keyspace).then((t) => (ops0 = t));
+    },
+    onProgress: (done, s) => o.status.update(`${o.label}: ${s < 0.5 ? 'warming up' : `${s.toFixed(0)}/${o.seconds} s, ${fmt(done)} ops (${fmt(done / Math.max(1, s))}/s)`}`),
+  });
+  const cpu = (watch as CpuWatch).stop();
+  const cassandraOps = perEvent(opsDelta(ops0, await tableOps(o.cql, o.keyspace)), Math.max(1, loop.ops));
+  const visibility = o.probe ? await o.probe.collect() : undefined;
+  o.status.done();
+  const cpuMsPerOp = Object.fromEntries(Object.entries(cpu.coresByProcess).map(([name, cores]) => [name, round((cores * cpu.wallSeconds * 1000) / Math.max(1, loop.ops), 3)]));
+  return { system: o.system, ...loop, cpu, cpuMsPerOp, cassandraOpsPerOp: cassandraOps, ...(visibility ? { visibility } : {}) };
+}
