@@ -11,12 +11,14 @@ import { resolveStack } from '../../stack/resolveStack.ts';
 import { createEdgeProducer } from '../../streams/producer/index.ts';
 import { createAvroSerde } from '../../streams/serde/index.ts';
 import { topicName } from '../../streams/topics/index.ts';
+import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
 import { createBenchRun, newRunId, type BenchRun } from '../ingest/benchRun.ts';
 import { endOffsetTotal, waitForStableGroup } from '../ingest/kafkaOffsets.ts';
 import { spawnProcessorChild, type ProcessorChild } from '../ingest/processorChild.ts';
 import { createStatusLine } from '../ingest/progressLine.ts';
-import { fmt } from '../ingest/stats.ts';
+import { fmt, round } from '../ingest/stats.ts';
 import { runThroughputPhase } from '../ingest/throughputPhase.ts';
+import { getText } from '../reads/httpGet.ts';
 import { startServeChild, type ServeChild } from '../reads/serveChild.ts';
 import { dropKeyspace } from '../shared/benchCleanup.ts';
 import { codeVersion, collectVersions, machine, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
@@ -28,8 +30,10 @@ import { carriesMutation, createEdgestreamTarget } from './edgestreamTarget.ts';
 import { createLinkGraph, vertexId, type LinkGraph } from './linkGraph.ts';
 import { createProcessPause } from './pauseProcesses.ts';
 import { createRawLinkStore } from './rawLinkStore.ts';
+import { waitForRepairDrain } from './repairDrain.ts';
 import { buildResult, printSummary, type MixedFigures, type RepeatBlocks } from './report.ts';
 import { runRequestBlock, type BlockResult, type SystemName } from './requestBlock.ts';
+import { labelValue } from './serverTimings.ts';
 import { createVisibilityProbe } from './visibilityProbe.ts';
 
 const EDGE_TYPE = 'link';
@@ -144,8 +148,10 @@ async function measure(
 
   say(`\n── bulk load: ${fmt(graph.totalLinks)} links over ${fmt(graph.spec.ids)} ids (max out-degree ${fmt(graph.maxDegree)}) through Kafka and the processors ──`);
   const links = graph.allLinks();
-  const load = await withCpu({ ...x.pids, bench: process.pid }, () =>
-    runThroughputPhase({
+  const repair = edgePipelineGroups(run.config).find((g) => g.stage === 'repair') as { group: string; topic: string };
+  const loadStart = performance.now();
+  const load = await withCpu({ ...x.pids, bench: process.pid }, async () => {
+    const fanOut = await runThroughputPhase({
       admin: x.admin,
       producer,
       child,
@@ -158,10 +164,13 @@ async function measure(
       },
       status,
       label: 'bulk load',
-    }),
-  );
-  const drainedAt = performance.now();
-  say(`bulk load: produced at ${fmt(load.produceEventsPerSecond)} links/s; visible after ${load.endToEndSeconds} s (${fmt(load.edgesPerSecond)} links/s end to end, ${fmt(load.drainAfterProduce.perSecond)}/s after the producer finished); ${cpuNote(load.cpu)}`);
+    });
+    const repairs = await waitForRepairDrain({ admin: x.admin, group: repair.group, topic: repair.topic, timeoutMs: args.settleTimeoutSeconds * 1000, status, label: 'bulk load' });
+    const visibleSeconds = round((repairs.drainedAt - loadStart) / 1000, 2);
+    return { ...fanOut, repairs, visibleSeconds, visibleLinksPerSecond: Math.round(graph.totalLinks / visibleSeconds) };
+  });
+  const drainedAt = load.repairs.drainedAt;
+  say(`bulk load: produced at ${fmt(load.produceEventsPerSecond)} links/s; fan-out caught up after ${load.endToEndSeconds} s (${fmt(load.edgesPerSecond)} links/s, ${fmt(load.drainAfterProduce.perSecond)}/s after the producer finished); ${fmt(load.repairs.records)} events went through the repair topic${load.repairs.drained ? '' : ' (NOT all repaired when the bench gave up)'}; every link visible after ${load.visibleSeconds} s (${fmt(load.visibleLinksPerSecond)} links/s); ${cpuNote(load.cpu)}`);
 
   const ranks = sampleRanks(graph.spec.ids, args.countSample, args.seed);
   const roundsBefore = child.recountRounds.length;
@@ -222,13 +231,13 @@ async function measure(
         pids,
         cql: x.cql,
         keyspace: system === 'edgestream' ? run.config.cassandra.keyspace : raw.keyspace,
-        ...(system === 'edgestream' ? { probe } : {}),
+        ...(system === 'edgestream' ? { probe, scrapeServer: () => getText(x.agent, `${x.server.url}/metrics`) } : {}),
         status,
         label,
       });
       blocks[system] = b;
       say(
-        `${label} ${fmt(b.opsPerSecond, 1)} ops/s (${fmt(b.ops)} ops, ${b.errors} errors${b.errors ? `: ${Object.values(b.byKind).find((k) => k.firstError)?.firstError}` : ''}); GET_LINKS_LIST p50 ${b.byKind.GET_LINKS_LIST.p50Ms} / p99 ${b.byKind.GET_LINKS_LIST.p99Ms} ms; ADD_LINK p50 ${b.byKind.ADD_LINK.p50Ms} / p99 ${b.byKind.ADD_LINK.p99Ms} ms${b.visibility ? `; write → visible p50 ${b.visibility.p50Ms} / p99 ${b.visibility.p99Ms} ms (${b.visibility.samples} samples)` : ''}; cores ${Object.entries(b.cpu.coresByProcess).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ')}; machine busy ${b.cpu.machineBusyCores}/${b.cpu.machineCores}`,
+        `${label} ${fmt(b.opsPerSecond, 1)} ops/s (${fmt(b.ops)} ops, ${b.errors} errors${b.errors ? `: ${Object.values(b.byKind).find((k) => k.firstError)?.firstError}` : ''}); GET_LINKS_LIST p50 ${b.byKind.GET_LINKS_LIST.p50Ms} / p99 ${b.byKind.GET_LINKS_LIST.p99Ms} ms; ADD_LINK p50 ${b.byKind.ADD_LINK.p50Ms} / p99 ${b.byKind.ADD_LINK.p99Ms} ms${b.visibility ? `; write → visible p50 ${b.visibility.p50Ms} / p99 ${b.visibility.p99Ms} ms (${b.visibility.samples} samples)` : ''}${b.server ? `; server's own mean per request: ${b.server.httpMs.filter((h) => labelValue(h.labels, 'status') === '200' && labelValue(h.labels, 'route') !== '/metrics').map((h) => `${labelValue(h.labels, 'route')} ${h.mean} ms`).join(', ')}` : ''}; cores ${Object.entries(b.cpu.coresByProcess).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ')}; machine busy ${b.cpu.machineBusyCores}/${b.cpu.machineCores}`,
       );
     }
     repeats.push({ repeat: r, order, edgestream: blocks.edgestream as BlockResult, raw: blocks.raw as BlockResult });

@@ -7,6 +7,7 @@ import { runClosedLoop, type ClosedLoopResult } from './closedLoop.ts';
 import type { LinkGraph } from './linkGraph.ts';
 import type { MixTarget } from './mixTarget.ts';
 import { createOpStream } from './opMix.ts';
+import { serverTimings, type ServerTimings } from './serverTimings.ts';
 import type { createVisibilityProbe, VisibilityFigures } from './visibilityProbe.ts';
 
 export type SystemName = 'edgestream' | 'raw';
@@ -19,6 +20,8 @@ export interface BlockResult extends ClosedLoopResult {
   /** Cassandra partition reads and writes per op on the system's keyspace (system_views.local_{read,write}_latency). */
   readonly cassandraOpsPerOp: ReturnType<typeof perEvent>;
   readonly visibility?: VisibilityFigures;
+  /** edgestream only: what the server measured itself over the window (its /metrics). */
+  readonly server?: ServerTimings;
 }
 
 /**
@@ -41,11 +44,14 @@ export async function runRequestBlock(o: {
   cql: cassandra.Client;
   keyspace: string;
   probe?: ReturnType<typeof createVisibilityProbe>;
+  /** The server's /metrics text, scraped when the window opens and after it. */
+  scrapeServer?: () => Promise<string>;
   status: ReturnType<typeof createStatusLine>;
   label: string;
 }): Promise<BlockResult> {
   let watch: CpuWatch | undefined;
   let ops0 = await tableOps(o.cql, o.keyspace);
+  let scrapeBefore: Promise<string> | undefined;
   const loop = await runClosedLoop({
     clients: o.clients,
     warmupSeconds: o.warmupSeconds,
@@ -56,13 +62,15 @@ export async function runRequestBlock(o: {
       watch = watchCpu(o.pids);
       o.probe?.startRecording();
       void tableOps(o.cql, o.keyspace).then((t) => (ops0 = t));
+      scrapeBefore = o.scrapeServer?.();
     },
     onProgress: (done, s) => o.status.update(`${o.label}: ${s < 0.5 ? 'warming up' : `${s.toFixed(0)}/${o.seconds} s, ${fmt(done)} ops (${fmt(done / Math.max(1, s))}/s)`}`),
   });
   const cpu = (watch as CpuWatch).stop();
   const cassandraOps = perEvent(opsDelta(ops0, await tableOps(o.cql, o.keyspace)), Math.max(1, loop.ops));
+  const server = scrapeBefore && o.scrapeServer ? serverTimings(await scrapeBefore, await o.scrapeServer()) : undefined;
   const visibility = o.probe ? await o.probe.collect() : undefined;
   o.status.done();
   const cpuMsPerOp = Object.fromEntries(Object.entries(cpu.coresByProcess).map(([name, cores]) => [name, round((cores * cpu.wallSeconds * 1000) / Math.max(1, loop.ops), 3)]));
-  return { system: o.system, ...loop, cpu, cpuMsPerOp, cassandraOpsPerOp: cassandraOps, ...(visibility ? { visibility } : {}) };
+  return { system: o.system, ...loop, cpu, cpuMsPerOp, cassandraOpsPerOp: cassandraOps, ...(visibility ? { visibility } : {}), ...(server ? { server } : {}) };
 }

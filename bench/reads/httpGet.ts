@@ -1,7 +1,7 @@
 import http from 'node:http';
 
-/** GET `url` on a keep-alive agent; the JSON body, or an error naming the status. */
-export function getJson(agent: http.Agent, url: string): Promise<unknown> {
+/** GET `url` on a keep-alive agent; the body, or an error naming the status. */
+export function getText(agent: http.Agent, url: string): Promise<string> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { agent }, (res) => {
@@ -10,13 +10,16 @@ export function getJson(agent: http.Agent, url: string): Promise<unknown> {
         res.on('end', () => {
           const body = Buffer.concat(chunks).toString();
           if (res.statusCode !== 200) reject(new Error(`GET ${url}: HTTP ${res.statusCode} ${body.slice(0, 200)}`));
-          else resolve(JSON.parse(body));
+          else resolve(body);
         });
         res.on('error', reject);
       })
       .on('error', reject);
   });
 }
+
+/** GET `url` on a keep-alive agent; the JSON body, or an error naming the status. */
+export const getJson = async (agent: http.Agent, url: string): Promise<unknown> => JSON.parse(await getText(agent, url));
 
 /** A neighbour page route, newest first by default (server/api/operations: listOutNeighbours, listInNeighbours). */
 export const neighboursUrl = (base: string, direction: 'out' | 'in', edgeType: string, vertex: string, limit: number, cursor?: string) =>
