@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
-import type { Cell, TwoLevelMapStore } from '../../sinks/store/index.ts';
+import { MAX_SLICE_LIMIT, type Cell, type TwoLevelMapStore } from '../../sinks/store/index.ts';
 import { mapBounded } from '../../sinks/store/mapBounded.ts';
 import { classifyFailure } from './classifyFailure.ts';
 import { systemClock, type Clock } from './Clock.ts';
 import { countRowsRead } from './countRowsRead.ts';
 import { describeError } from './PipelineError.ts';
 import { createIntentHold } from './intentHold.ts';
-import { recountByDelta, sourceTally } from './recountByDelta.ts';
+import { sourceTally } from './recountByDelta.ts';
+import { recountDeltaTargets } from './recountDeltaTargets.ts';
 import { settleCount, type Tally } from './settleCount.ts';
 
 /** What one dirty mark asks for: count the cells of `source` and store the count under `result`. */
@@ -108,9 +109,9 @@ export interface RecounterOptions {
    * read that came after the intent landed. Default 24 000 (the defaults' bound).
    */
   readonly intentHoldMs?: number;
-  /** Delta mode: a target without the mirror's marker and with at most this many source cells is counted directly, never mirrored. Default 128. */
+  /** Delta mode: a target without the mirror's marker and with at most this many source cells is counted from its source (in batches), never mirrored. Default 128. */
   readonly directCountMaxCells?: number;
-  /** Targets recounted concurrently. Default 16. */
+  /** Targets recounted concurrently (delta mode: mirrored targets; the others go in batches of 100). Default 16. */
   readonly concurrency?: number;
   /** Default `full`; `delta` needs `logic.mirror`. */
   readonly mode?: RecountMode;
@@ -165,15 +166,19 @@ export function createRecounter(opts: RecounterOptions): Recounter {
   const concurrency = opts.concurrency ?? 16;
   const intervalMs = opts.intervalMs ?? 5_000;
   const intents = createIntentHold(logic, opts.intentHoldMs ?? 24_000);
-  const direct = { pageSize, directCountMaxCells: opts.directCountMaxCells ?? 128 };
+  const directCountMaxCells = opts.directCountMaxCells ?? 128;
+  if (!Number.isInteger(directCountMaxCells) || directCountMaxCells < 0 || directCountMaxCells >= Math.min(pageSize, MAX_SLICE_LIMIT)) {
+    throw new RangeError(`recounter directCountMaxCells must be an integer in [0, ${Math.min(pageSize, MAX_SLICE_LIMIT) - 1}] (below pageSize), got ${directCountMaxCells}`);
+  }
   let rounds = 0;
   let running = false;
   let loop: Promise<void> | undefined;
   const stats = { rounds: 0, failedRounds: 0, recounted: 0, failed: 0, lastRoundMarks: 0, strandedIntents: 0 };
-  const recount = (t: TargetMarks, t0: bigint): Promise<unknown> => {
+  const recountAll = (targets: readonly TargetMarks[], t0: bigint): Promise<PromiseSettledResult<unknown>[]> => {
     const { mirror } = logic;
-    if (mode === 'delta' && mirror !== undefined) return recountByDelta(store, { ...logic, mirror }, t.target, t.marks.map((m) => m.key), direct, t0);
-    return settleCount(store, fullTally(logic, t.target), pageSize, t0);
+    if (mode !== 'delta' || mirror === undefined) return mapBounded(targets, concurrency, (t) => settleCount(store, fullTally(logic, t.target), pageSize, t0));
+    const byDelta = targets.map((t) => ({ target: t.target, markKeys: t.marks.map((m) => m.key) }));
+    return recountDeltaTargets(store, { ...logic, mirror }, byDelta, { pageSize, directCountMaxCells, concurrency }, t0);
   };
 
   const runOnce = async (): Promise<RecountRound> => {
@@ -183,7 +188,7 @@ export function createRecounter(opts: RecounterOptions): Recounter {
     const taken = await takeMarks(store, logic, rotated(owned, rounds++), pageSize, marksPerRound);
     const { due, held } = intents.sort(taken, owned, clock.nowMs());
     const targets = byTarget(due);
-    const settled = await mapBounded(targets, concurrency, (t) => recount(t, t0));
+    const settled = await recountAll(targets, t0);
     const done: Mark[] = due.filter((m) => m.target === undefined);
     settled.forEach((r, i) => {
       const { marks: covered } = targets[i] as TargetMarks;

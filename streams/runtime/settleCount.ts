@@ -12,13 +12,7 @@ export interface Tally {
 }
 
 /** Rounds of write-and-verify before a recount gives up for this round (its marks are kept). */
-const SETTLE_ATTEMPTS = 5;
-
-/** The count cell as read and the tally computed from a read of the source, both made after the call that needs them began. */
-export interface SettleStart {
-  readonly previous: Cell | undefined;
-  readonly count: bigint;
-}
+export const SETTLE_ATTEMPTS = 5;
 
 /**
  * Computes `tally` and writes it after the count it replaces
@@ -29,25 +23,38 @@ export interface SettleStart {
  * that matched a read of the source made after this call started, and any
  * write that lands later is checked the same way by its own writer. The cell
  * and the source are read side by side (neither decision depends on the
- * order of the two reads). `start`: those two reads, already made by the
- * caller. Returns the write time of its last write.
+ * order of the two reads). Returns the write time of its last write.
  */
-export async function settleCount(store: TwoLevelMapStore, tally: Tally, pageSize: number, t0: bigint, start?: SettleStart): Promise<bigint> {
+export async function settleCount(store: TwoLevelMapStore, tally: Tally, pageSize: number, t0: bigint): Promise<bigint> {
   const { namespace, id, key } = tally.result;
   const cells = store.namespace(namespace);
-  const readBoth = async (): Promise<SettleStart> => {
+  const readBoth = async () => {
     const [previous, count] = await Promise.all([cells.get(id, key), computeTally(store, tally, pageSize)]);
     return { previous, count };
   };
-  let { previous, count } = start ?? (await readBoth());
+  let { previous, count } = await readBoth();
   for (let attempt = 1; attempt <= SETTLE_ATTEMPTS; attempt++) {
-    const writeTime = previous === undefined || previous.writeTime < t0 ? t0 : previous.writeTime + 1n;
+    const writeTime = countWriteTime(previous, t0);
     const also = tally.alongside === undefined ? [] : [{ ...tally.alongside, writeTime, additions: [] }];
     await store.mutateMany([{ namespace, id, writeTime, deletions: [], additions: [{ key, value: tally.encode(count) }] }, ...also]);
     ({ previous, count } = await readBoth());
-    if (previous !== undefined && bytesEqual(previous.value, tally.encode(count))) return writeTime;
+    if (holdsCount(previous, tally.encode(count))) return writeTime;
   }
-  throw new StoreError('timeout', `recount of ${tally.result.namespace}[${tally.result.id}] did not settle after ${SETTLE_ATTEMPTS} writes; its marks are kept`);
+  throw unsettled(tally.result);
+}
+
+/** A count is written just after the count it replaces, or at t0: it supersedes whichever instance and clock wrote that one. */
+export function countWriteTime(previous: Cell | undefined, t0: bigint): bigint {
+  return previous === undefined || previous.writeTime < t0 ? t0 : previous.writeTime + 1n;
+}
+
+/** Whether the count cell as read back holds `encoded`, the count of a read of the source made after the write. */
+export function holdsCount(previous: Cell | undefined, encoded: Uint8Array): boolean {
+  return previous !== undefined && bytesEqual(previous.value, encoded);
+}
+
+export function unsettled(result: Tally['result']): StoreError {
+  return new StoreError('timeout', `recount of ${result.namespace}[${result.id}] did not settle after ${SETTLE_ATTEMPTS} writes; its marks are kept`);
 }
 
 async function computeTally(store: TwoLevelMapStore, tally: Tally, pageSize: number): Promise<bigint> {
