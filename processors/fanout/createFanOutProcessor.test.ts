@@ -3,6 +3,7 @@ import {
   decodeDegreeDirtyKey,
   DEGREE_DIRTY_NAMESPACE,
   degreeDirtyShard,
+  degreeIntentShard,
   encodeLinkValue,
   encodeNodeTombstoneValue,
   forwardLinkNamespace,
@@ -58,16 +59,18 @@ function lookupOf(e: EdgeMutation, existing: Existing): (r: { namespace: string;
 }
 
 /**
- * The follow-ups of a link op: its two marks, each naming its writer (the peer and the event's mutation id), with the
- * deletion of the attempt's intents (rendered without their stamp; see degreeDirtyMarks.test.ts).
+ * The follow-ups of a link op: its two marks, each naming its writer (the peer and the event's mutation id), in their
+ * vertices' shards, and the deletion of the attempt's intents in the event's intent shard (rendered without their stamp;
+ * see degreeDirtyMarks.test.ts).
  */
 const marks = (type: string, src: string, dst: string, mutationId = 'm1'): string[] => {
   const out = `${type}/out/${src} by ${dst}/${mutationId}`;
   const into = `${type}/in/${dst} by ${src}/${mutationId}`;
-  const [s, d] = [degreeDirtyShard(src), degreeDirtyShard(dst)];
-  return s === d
-    ? [`degree_dirty[${s}] @runtime del ${out}`, `degree_dirty[${s}] @runtime del ${into}`, `degree_dirty[${s}] @runtime put ${out} = ''`, `degree_dirty[${s}] @runtime put ${into} = ''`]
-    : [`degree_dirty[${s}] @runtime del ${out}`, `degree_dirty[${s}] @runtime put ${out} = ''`, `degree_dirty[${d}] @runtime del ${into}`, `degree_dirty[${d}] @runtime put ${into} = ''`];
+  const [s, d, i] = [degreeDirtyShard(src), degreeDirtyShard(dst), degreeIntentShard(src, dst, mutationId)];
+  const shards: [string, string[]][] = s === d ? [[s, [out, into]]] : [[s, [out]], [d, [into]]];
+  const deletions = (id: string) => [out, into].map((k) => `degree_dirty[${id}] @runtime del ${k}`);
+  const lines = shards.flatMap(([id, keys]) => [...(id === i ? deletions(id) : []), ...keys.map((k) => `degree_dirty[${id}] @runtime put ${k} = ''`)]);
+  return shards.some(([id]) => id === i) ? lines : [...lines, ...deletions(i)];
 };
 /** The degree intents a link op writes in its first wave (docs §5 "Counts"); the tables below leave them out. */
 const isIntent = (m: Mutation) => m.namespace === DEGREE_DIRTY_NAMESPACE;
@@ -419,8 +422,18 @@ describe('fan-out: degree intents', () => {
       { edgeType: 'follows', direction: 'in', vertex: 'bob', writer: 'alice\u0000m1', intentStamp: 777n },
     ]));
     expect(keys).toHaveLength(2);
+    expect(intents.map((m) => m.id)).toEqual([degreeIntentShard('alice', 'bob', 'm1')]);
     expect(output.followUps.flatMap((f) => f.deletions)).toEqual(expect.arrayContaining(keys));
     expect((output.laterWaves ?? []).flat().some(isIntent)).toBe(false);
+  });
+
+  it('spreads the intents of a celebrity\'s follows over every shard: its own shard gets only their marks', () => {
+    const shards = new Set<string>();
+    for (let i = 0; i < 500; i++) {
+      const e = event({ src: `fan${i}`, dst: 'celebrity', mutation_id: `f${i}` });
+      for (const m of fanOut.process(e, readResultsFrom(fanOut.reads(e), () => undefined), ctx).writes.filter(isIntent)) shards.add(m.id);
+    }
+    expect(shards.size).toBe(16);
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   DEGREE_DIRTY_NAMESPACE,
   degreeDirtyShard,
+  degreeIntentShard,
   encodeDegreeDirtyKey,
   type DegreeDirtyMark,
 } from '../../sinks/namespaces/index.ts';
@@ -34,17 +35,25 @@ export interface DegreeDirtyMarks {
  * only marked peers, would never count it. So each mark also has an **intent**
  * in the first write wave: keyed and written at `stamp` (the attempt's
  * ProcessContext.wallClockMicros), so each attempt's intent is its own cell
- * whatever the clocks of the hosts that run the attempts. The follow-ups
+ * whatever the clocks of the hosts that run the attempts, and placed in one
+ * shard chosen by the event (degreeIntentShard), so a celebrity's shard gets
+ * only the marks of its follows, as before intents. The follow-ups
  * delete the attempt's intents (stamped later, on the same host); the intents
  * of attempts that never finished stay, for the recounter to hold until every
  * write of that attempt landed or was dropped, and then count.
  */
 export function degreeDirtyMarks(event: EdgeMutation, stamp: bigint): DegreeDirtyMarks {
-  const shards = byShard(marksOf(event));
-  const intentsOf = (marks: readonly DegreeDirtyMark[]) => marks.map((m) => ({ ...m, intentStamp: stamp }));
+  const marks = marksOf(event);
+  const intents = marks.map((m) => ({ ...m, intentStamp: stamp }));
+  const intentShard = degreeIntentShard(event.src, event.dst, event.mutation_id);
+  const followUps: FollowUpWrite[] = byShard(marks).map(([id, shardMarks]) => ({ namespace: DEGREE_DIRTY_NAMESPACE, id, deletions: [], additions: shardMarks.map(cellOf) }));
+  const deletions = intents.map((m) => encodeDegreeDirtyKey(m));
+  const same = followUps.find((f) => f.id === intentShard);
   return {
-    intents: shards.map(([id, marks]) => ({ namespace: DEGREE_DIRTY_NAMESPACE, id, writeTime: stamp, deletions: [], additions: intentsOf(marks).map(cellOf) })),
-    followUps: shards.map(([id, marks]) => ({ namespace: DEGREE_DIRTY_NAMESPACE, id, deletions: intentsOf(marks).map((m) => encodeDegreeDirtyKey(m)), additions: marks.map(cellOf) })),
+    intents: [{ namespace: DEGREE_DIRTY_NAMESPACE, id: intentShard, writeTime: stamp, deletions: [], additions: intents.map(cellOf) }],
+    followUps: same === undefined
+      ? [...followUps, { namespace: DEGREE_DIRTY_NAMESPACE, id: intentShard, deletions, additions: [] }]
+      : followUps.map((f) => (f === same ? { ...f, deletions } : f)),
   };
 }
 

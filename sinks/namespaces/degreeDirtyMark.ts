@@ -42,6 +42,19 @@ export function degreeDirtyShard(vertex: string): string {
   return `shard-${fnv1a32(encodeUtf8(vertex, CODEC)) % DEGREE_DIRTY_SHARDS}`;
 }
 
+/**
+ * The partition of an event's intents: spread by the event (its endpoints and
+ * mutation id), not by the vertex they name, so a celebrity's shard gets no
+ * more writes than its marks. A recounter reads a mark's target from its key,
+ * never from its shard.
+ */
+export function degreeIntentShard(src: string, dst: string, mutationId: string): string {
+  // The high bits of the hash (range reduction): FNV-1a's low bits follow the parity of the bytes, and an event's
+  // text often repeats itself (`fan7 ␀ star ␀ f7`), which left half the shards empty.
+  const hash = fnv1a32(encodeUtf8(`${src}${SEPARATOR}${dst}${SEPARATOR}${mutationId}`, CODEC));
+  return `shard-${Math.floor((hash / 2 ** 32) * DEGREE_DIRTY_SHARDS)}`;
+}
+
 /** Every shard id, for a recounter that walks them all. */
 export function degreeDirtyShards(): readonly string[] {
   return Array.from({ length: DEGREE_DIRTY_SHARDS }, (_, n) => `shard-${n}`);

@@ -97,6 +97,7 @@ export {
   decodeDegreeDirtyKey,
   degreeDirtyShard,
   degreeDirtyShards,
+  degreeIntentShard,
   encodeDegreeDirtyKey,
   type DegreeDirtyMark,
 } from './degreeDirtyMark.ts';
