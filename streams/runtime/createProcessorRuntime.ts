@@ -20,6 +20,7 @@ import { createRepairWatch } from './repairWatch.ts';
 import { createLinkCache, type LinkCache } from './linkCache.ts';
 import { defaultMutationIdOf } from './logFields.ts';
 import type { PipelineDeps, Publisher, ValidateEvent } from './pipelineTypes.ts';
+import { createChunkSlots } from './runChunksPipelined.ts';
 import { runPipeline } from './runPipeline.ts';
 import { createRuntimeMetrics } from './runtimeMetrics.ts';
 import { resolveTuning, retryPolicyOf, type RuntimeTuning } from './runtimeTuning.ts';
@@ -155,7 +156,9 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
     route,
     ...(spec.dueAtMs ? { dueAtMs: spec.dueAtMs } : {}),
     // The input's chunks of one partition overlap, one edge's ops in order: a hot source is not one chunk at a time.
-    ...(routed ? { pipelining: { chunksInFlight: tuning.chunksInFlightPerPartition, conflictKeys: exclusiveCellKeys(opts.processor, decode) } } : {}),
+    ...(routed
+      ? { pipelining: { chunksInFlight: tuning.chunksInFlightPerPartition, conflictKeys: exclusiveCellKeys(opts.processor, decode), slots: createChunkSlots(opts.config.runtime.partitionsConsumedConcurrently) } }
+      : {}),
     // A partition that moved away and back may have had repairs handed off meanwhile (RepairWatch.assigned).
     ...(repairs ? { onAssignment: () => repairs.assigned() } : {}),
     run: (publisher) => {

@@ -5,6 +5,7 @@ import { inputFailureRouter } from './failureRouter.ts';
 import { createPartitionPauser } from './partitionPauser.ts';
 import { PipelineError } from './PipelineError.ts';
 import type { RecordOutcome } from './pipelineTypes.ts';
+import { createChunkSlots, type ChunkSlots } from './runChunksPipelined.ts';
 import { createRuntimeMetrics } from './runtimeMetrics.ts';
 import { fakePayload, fakePublisher, message } from './testing/fakeKafka.ts';
 import { silentLogger } from './testing/silentLogger.ts';
@@ -17,7 +18,7 @@ const op = (offset: number, cell: string) => message(offset, Buffer.from(cell), 
  * A batch handler over a `run` the test releases by hand, chunk by chunk, so
  * the order in which chunks start, finish and are committed can be observed.
  */
-function harness(chunksInFlight: number) {
+function harness(chunksInFlight: number, slots?: ChunkSlots) {
   const started: string[] = [];
   const gates = new Map<string, { release: () => void; fail: (e: unknown) => void }>();
   const pub = fakePublisher();
@@ -36,7 +37,7 @@ function harness(chunksInFlight: number) {
     metrics: createRuntimeMetrics(),
     maxRecordsPerChunk: 2,
     pauser: createPartitionPauser(clock),
-    pipelining: { chunksInFlight, conflictKeys: async (_source, chunk) => new Set(chunk.map((m) => String(m.value))) },
+    pipelining: { chunksInFlight, conflictKeys: async (_source, chunk) => new Set(chunk.map((m) => String(m.value))), ...(slots ? { slots } : {}) },
   });
   const settle = () => new Promise((r) => setTimeout(r, 5));
   const gate = (chunk: string) => {
@@ -105,6 +106,31 @@ describe('overlapped chunks of one partition', () => {
     h.fail('2-3', new PipelineError('BATCH_RETRY', 'registry down'));
     await expect(done).rejects.toThrow(/registry down/);
     expect(log.committed).toEqual(['p.in:0@2']);
+  });
+
+  it('chunk slots shared by partitions: each partition always runs one chunk, extra ones only while a slot is free', async () => {
+    const slots = createChunkSlots(3);
+    const a = harness(4, slots);
+    const b = harness(4, slots);
+    const pa = fakePayload('p.in', 0, [op(0, 'a'), op(1, 'b'), op(2, 'c'), op(3, 'd'), op(4, 'e'), op(5, 'f')]);
+    const doneA = a.handler(pa.payload);
+    await a.settle();
+    expect(a.started).toEqual(['0-1', '2-3', '4-5']); // a lone partition takes the slack
+    const pb = fakePayload('p.in', 1, [op(0, 'x'), op(1, 'y'), op(2, 'z'), op(3, 'w')]);
+    const doneB = b.handler(pb.payload);
+    await b.settle();
+    expect(b.started).toEqual(['0-1']); // its first chunk runs past the limit; no more while a holds the slots
+    a.release('0-1');
+    a.release('2-3');
+    a.release('4-5');
+    await doneA;
+    await b.settle();
+    b.release('0-1');
+    await b.settle();
+    expect(b.started).toEqual(['0-1', '2-3']);
+    b.release('2-3');
+    await doneB;
+    expect(pb.log.committed).toEqual(['p.in:1@2', 'p.in:1@4']);
   });
 
   it('with one chunk in flight it is the one-at-a-time path', async () => {

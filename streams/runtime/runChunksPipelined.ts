@@ -18,6 +18,32 @@ export interface ChunkPipelining {
    * `exclusive` reads). A chunk that shares one runs after that chunk.
    */
   readonly conflictKeys: (source: ChunkSource, messages: readonly KafkaMessage[]) => Promise<ReadonlySet<string>>;
+  /**
+   * Chunk slots shared by every partition of the runner: a partition's first
+   * chunk always runs, each further one only while a slot is free. So the
+   * total in flight stays what `partitionsConsumedConcurrently` gave before
+   * (a store already saturated by many partitions gets no deeper queue, where
+   * writes would outlive their retry budget), and a lone hot partition gets the slack.
+   */
+  readonly slots?: ChunkSlots;
+}
+
+/** A count of chunks in flight across partitions, with a limit on the optional ones. */
+export interface ChunkSlots {
+  /** Takes a slot for a partition's first chunk, even past the limit. */
+  take(): void;
+  /** Takes a slot if one is free. */
+  tryTake(): boolean;
+  release(): void;
+}
+
+export function createChunkSlots(limit: number): ChunkSlots {
+  let used = 0;
+  return {
+    take: () => void used++,
+    tryTake: () => (used < limit ? (used++, true) : false),
+    release: () => void used--,
+  };
 }
 
 interface Running {
@@ -41,6 +67,7 @@ export async function runChunksPipelined(opts: BatchHandlerOptions, pipelining: 
   const messages = payload.batch.messages;
   const heartbeat = () => payload.heartbeat();
   const running: Running[] = [];
+  const slots = pipelining.slots;
   const settleOldest = async (): Promise<void> => {
     const { chunk, ran } = running.shift() as Running;
     let outcomes: RecordOutcome[];
@@ -48,6 +75,8 @@ export async function runChunksPipelined(opts: BatchHandlerOptions, pipelining: 
       outcomes = await ran;
     } catch (e) {
       throw noteBatchFailure(opts, source, chunk, e);
+    } finally {
+      slots?.release();
     }
     if (outcomes.some((o) => o.kind === 'defer')) throw new Error(`runtime: a pipelined chunk of ${source.topic}:${source.partition} deferred a record`);
     await handOffAndCommit(opts, payload, source, chunk, outcomes);
@@ -57,7 +86,8 @@ export async function runChunksPipelined(opts: BatchHandlerOptions, pipelining: 
       const chunk = messages.slice(next, next + opts.maxRecordsPerChunk);
       next += chunk.length;
       const keys = await pipelining.conflictKeys(source, chunk);
-      while (running.length >= pipelining.chunksInFlight) await settleOldest();
+      while (running.length >= pipelining.chunksInFlight || (running.length > 0 && slots !== undefined && !slots.tryTake())) await settleOldest();
+      if (running.length === 0) slots?.take();
       const before = running.filter((r) => shares(r.keys, keys)).map((r) => r.ran);
       const ran = Promise.all(before).then(() => opts.run(source, chunk, heartbeat));
       ran.catch(() => {}); // observed in order by settleOldest
@@ -66,6 +96,7 @@ export async function runChunksPipelined(opts: BatchHandlerOptions, pipelining: 
     while (running.length > 0) await settleOldest();
   } catch (e) {
     await Promise.allSettled(running.map((r) => r.ran));
+    for (let i = 0; i < running.length; i++) slots?.release();
     throw e;
   }
 }
