@@ -11,14 +11,10 @@ import {
   LinkState,
   reverseLinkNamespace,
 } from '../../sinks/namespaces/index.ts';
-import type { Mutation } from '../../sinks/store/index.ts';
-import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
-import { faultyStore } from '../../streams/runtime/testing/faultyStore.ts';
-import { createEdgePipeline, type EdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
-import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEnv.ts';
 import { followsMutation } from '../support/model/followsMutation.ts';
 import { publishMutations } from '../support/publishMutations.ts';
 import { waitFor } from './runtimeFixture.ts';
+import { createPipelineEnv, type PipelineEnv } from '../support/pipelineEnv.ts';
 
 const FOLLOWERS = 200;
 
@@ -33,32 +29,23 @@ const FOLLOWERS = 200;
  * count stayed one short for good.
  */
 describe('degree counts when a link op is dead-lettered after a link cell landed', () => {
-  let env: EdgestreamEnv;
-  let pipeline: EdgePipeline;
-  let producer: EdgeProducer;
-  let holdBack: (m: Mutation) => boolean = () => false;
+  let t: PipelineEnv;
 
   beforeAll(async () => {
-    env = await createEdgestreamEnv({
+    t = await createPipelineEnv({
       name: 'countfail',
       edgeTypes: ['follows'],
       // Two quick repairs, then the DLQ; the recounter holds an intent 2 × (500 + 2 000) ms.
       runtime: { writeRetryBudgetMs: 500, repairInitialBackoffMs: 200, repairMaxBackoffMs: 500, repairMaxAttempts: 2 },
     });
-    const faulty = faultyStore(env.store);
-    faulty.failWrites((m) => (holdBack(m) ? 'timeout' : undefined));
-    pipeline = createEdgePipeline({ kafka: env.kafka, serde: env.serde, store: faulty.store, config: env.config, logger: env.logger, tuning: { progressIntervalMs: 600_000 } });
-    await pipeline.start();
-    producer = createEdgeProducer({ kafka: env.kafka, serde: env.serde, config: env.config });
   }, 120_000);
 
   afterAll(async () => {
-    await producer?.close().catch(() => {});
-    await pipeline?.stop().catch(() => {});
-    await env?.teardown();
+    await t?.teardown();
   });
 
   it('counts the reverse link that landed, and a, whose forward link never did, has no follow counted', { timeout: 240_000 }, async () => {
+    const { env, pipeline, producer } = t;
     const tag = `d${Date.now().toString(36)}-`;
     const [a, b] = [`${tag}a`, `${tag}b`];
     const t0 = BigInt(Date.now() - 60_000) * 1000n;
@@ -74,7 +61,7 @@ describe('degree counts when a link op is dead-lettered after a link cell landed
     expect(await env.store.namespace(DEGREE_MIRROR_NAMESPACE).get(b, encodeDegreeMirrorMarkerKey('follows', 'in'))).toBeDefined();
 
     const add: EdgeMutation = followsMutation('ADD_EDGE', a, b, t0 + 10_000n, { mutation_id: `${tag}add` });
-    holdBack = (m) => m.namespace === forwardLinkNamespace('follows') && m.id === a;
+    t.holdBack = (m) => m.namespace === forwardLinkNamespace('follows') && m.id === a;
     await publishMutations(producer, [add]);
     await waitFor('the ADD to be dead-lettered', async () => (await env.dlqCount()) === 1, { timeoutMs: 120_000 });
     const reverse = await env.store.namespace(reverseLinkNamespace('follows')).get(b, encodeVertexKey(a));

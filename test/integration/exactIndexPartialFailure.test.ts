@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import { decodeLinkValue, encodeVertexKey, forwardLinkNamespace, LinkState } from '../../sinks/namespaces/index.ts';
-import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
-import type { Mutation } from '../../sinks/store/index.ts';
-import { faultyStore } from '../../streams/runtime/testing/faultyStore.ts';
-import { createEdgePipeline, type EdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
-import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEnv.ts';
 import { applyLww } from '../support/model/applyLww.ts';
 import { modelGraphLines } from '../support/model/graphLines.ts';
 import { readStoreGraph } from '../support/model/readStoreGraph.ts';
 import { publishMutations } from '../support/publishMutations.ts';
 import { waitForQuiescence } from '../support/waitForQuiescence.ts';
 import { waitFor } from './runtimeFixture.ts';
+import { createPipelineEnv, type PipelineEnv } from '../support/pipelineEnv.ts';
 
 /**
  * One write unit of a link op fails mid-op on the real stack: a fresh ADD a→b
@@ -24,33 +20,23 @@ import { waitFor } from './runtimeFixture.ts';
  * equals the LWW model.
  */
 describe('the exact index when a link write fails mid-op', () => {
-  let env: EdgestreamEnv;
-  let pipeline: EdgePipeline;
-  let producer: EdgeProducer;
-  // The write held back: the ADD's forward link (by namespace, partition and write time), until the test lifts it.
-  let holdBack: (m: Mutation) => boolean = () => false;
+  let t: PipelineEnv;
 
   beforeAll(async () => {
-    env = await createEdgestreamEnv({
+    t = await createPipelineEnv({
       name: 'exactpartial',
       edgeTypes: ['follows'],
       // The first repair comes well after the REMOVE: a repair writes unverified entries, which would hide the defect.
       runtime: { writeRetryBudgetMs: 500, repairInitialBackoffMs: 15_000, repairMaxBackoffMs: 15_000, repairMaxAttempts: 20 },
     });
-    const faulty = faultyStore(env.store);
-    faulty.failWrites((m) => (holdBack(m) ? 'timeout' : undefined));
-    pipeline = createEdgePipeline({ kafka: env.kafka, serde: env.serde, store: faulty.store, config: env.config, logger: env.logger, tuning: { progressIntervalMs: 600_000 } });
-    await pipeline.start();
-    producer = createEdgeProducer({ kafka: env.kafka, serde: env.serde, config: env.config });
   }, 120_000);
 
   afterAll(async () => {
-    await producer?.close().catch(() => {});
-    await pipeline?.stop().catch(() => {});
-    await env?.teardown();
+    await t?.teardown();
   });
 
   it('a REMOVE after an ADD whose forward link timed out leaves no follower listed; the repair converges to the model', { timeout: 180_000 }, async () => {
+    const { env, pipeline, producer } = t;
     const tag = `x${Date.now().toString(36)}-`;
     const [a, b] = [`${tag}a`, `${tag}b`];
     const t0 = BigInt(Date.now() - 60_000) * 1000n;
@@ -59,7 +45,8 @@ describe('the exact index when a link write fails mid-op', () => {
     const remove: EdgeMutation = { ...edge, mutation_id: `${tag}remove`, op: 'REMOVE_EDGE', event_time: t0 + 1_000n };
     const followersOf = async (v: string) => (await readStoreGraph(env.store, ['follows'], [v])).filter((line) => line.startsWith(`newest follows in ${v}`));
 
-    holdBack = (m) => m.namespace === forwardLinkNamespace('follows') && m.id === a && m.writeTime === add.event_time;
+    // The write held back: the ADD's forward link (by namespace, partition and write time), until the test lifts it.
+    t.holdBack = (m) => m.namespace === forwardLinkNamespace('follows') && m.id === a && m.writeTime === add.event_time;
     await publishMutations(producer, [add]);
     await waitFor('the ADD to go to repair', () => pipeline.runners.some((r) => r.metrics().sentToRepair > 0), { timeoutMs: 60_000 });
     await publishMutations(producer, [remove]);
@@ -69,7 +56,7 @@ describe('the exact index when a link write fails mid-op', () => {
     });
     expect(await followersOf(b)).toEqual([]);
 
-    holdBack = () => false;
+    t.holdBack = () => false;
     await waitForQuiescence({ admin: env.admin, config: env.config, store: env.store, recount: () => pipeline.recounter!.runOnce(), timeoutMs: 120_000 });
     const lines = await readStoreGraph(env.store, ['follows'], [a, b]);
     expect(lines.filter((line) => !line.startsWith('degree'))).toEqual(modelGraphLines(applyLww([add, remove])).filter((line) => !line.startsWith('degree')));

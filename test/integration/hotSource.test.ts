@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
-import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
-import { createEdgePipeline, type EdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
-import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEnv.ts';
 import { applyLww } from '../support/model/applyLww.ts';
 import { modelGraphLines } from '../support/model/graphLines.ts';
 import { readStoreGraph } from '../support/model/readStoreGraph.ts';
 import { publishMutations } from '../support/publishMutations.ts';
 import { waitForQuiescence } from '../support/waitForQuiescence.ts';
 import { caughtUp, waitFor } from './runtimeFixture.ts';
+import { createPipelineEnv, type PipelineEnv } from '../support/pipelineEnv.ts';
 
 const EVENTS = 24_000;
 const PEERS = 6_000;
@@ -24,24 +22,18 @@ const PEERS = 6_000;
  * count, and a sample of peers' reverse side, equal the LWW model.
  */
 describe('a hot source', () => {
-  let env: EdgestreamEnv;
-  let pipeline: EdgePipeline;
-  let producer: EdgeProducer;
+  let t: PipelineEnv;
 
   beforeAll(async () => {
-    env = await createEdgestreamEnv({ name: 'hotsource', edgeTypes: ['follows'] });
-    pipeline = createEdgePipeline({ kafka: env.kafka, serde: env.serde, store: env.store, config: env.config, logger: env.logger, tuning: { progressIntervalMs: 600_000 } });
-    await pipeline.start();
-    producer = createEdgeProducer({ kafka: env.kafka, serde: env.serde, config: env.config });
+    t = await createPipelineEnv({ name: 'hotsource', edgeTypes: ['follows'] });
   }, 120_000);
 
   afterAll(async () => {
-    await producer?.close().catch(() => {});
-    await pipeline?.stop().catch(() => {});
-    await env?.teardown();
+    await t?.teardown();
   });
 
   it('drains with ops of one edge in order across overlapping chunks; links, index and count equal the model', { timeout: 400_000 }, async () => {
+    const { env, pipeline, producer } = t;
     const tag = `h${Date.now().toString(36)}-`;
     const hot = `${tag}hot`;
     const base = BigInt(Date.now() - 600_000) * 1000n;
