@@ -1,9 +1,8 @@
-import type { KafkaMessage } from 'kafkajs';
 import { classifyFailure } from './classifyFailure.ts';
 import type { BatchHandlerOptions, BatchPayload } from './createBatchHandler.ts';
 import { HEADERS, headerString, type DlqReason } from './headers.ts';
 import { describeError, PipelineError } from './PipelineError.ts';
-import type { ChunkSource, OutRecord, RecordOutcome } from './pipelineTypes.ts';
+import type { ChunkSource, ConsumedRecord, OutRecord, RecordOutcome } from './pipelineTypes.ts';
 import type { RuntimeMetrics } from './runtimeMetrics.ts';
 
 /**
@@ -15,7 +14,7 @@ export async function handOffAndCommit(
   opts: BatchHandlerOptions,
   payload: BatchPayload,
   source: ChunkSource,
-  chunk: readonly KafkaMessage[],
+  chunk: readonly ConsumedRecord[],
   outcomes: readonly RecordOutcome[],
 ): Promise<void> {
   const now = opts.clock.nowMs();
@@ -29,7 +28,7 @@ export async function handOffAndCommit(
       throw noteBatchFailure(opts, source, chunk, new PipelineError(decision === 'fatal' ? 'FATAL' : 'BATCH_RETRY', `hand-off to repair/DLQ failed: ${describeError(e)}`, { cause: e }));
     }
   }
-  const last = chunk[chunk.length - 1] as KafkaMessage;
+  const last = chunk[chunk.length - 1] as ConsumedRecord;
   payload.resolveOffset(last.offset);
   await payload.commitOffsetsIfNecessary({
     topics: [{ topic: source.topic, partitions: [{ partition: source.partition, offset: (BigInt(last.offset) + 1n).toString() }] }],
@@ -49,7 +48,7 @@ function tally(metrics: RuntimeMetrics, routed: readonly (OutRecord | undefined)
   }
 }
 
-export function noteBatchFailure(opts: BatchHandlerOptions, source: ChunkSource, chunk: readonly KafkaMessage[], e: unknown): unknown {
+export function noteBatchFailure(opts: BatchHandlerOptions, source: ChunkSource, chunk: readonly ConsumedRecord[], e: unknown): unknown {
   const range = { ...source, first_offset: chunk[0]?.offset, last_offset: chunk[chunk.length - 1]?.offset };
   if (!PipelineError.is(e)) {
     // Not a pipeline decision: a kafkajs error from heartbeat() during a retry back-off (a rebalance, a

@@ -1,6 +1,6 @@
-import type { KafkaMessage } from 'kafkajs';
 import type { EventProcessor } from '../../processors/index.ts';
 import type { ChunkPipelining } from './runChunksPipelined.ts';
+import type { ConsumedRecord } from './pipelineTypes.ts';
 import { readKey } from './readStage.ts';
 
 /**
@@ -23,7 +23,7 @@ export function memoizedDecode<E>(decode: (value: Buffer) => Promise<E>): (value
  * that does not decode, or whose reads throw, has none: the run dead-letters it.
  */
 export function exclusiveCellKeys<E>(processor: EventProcessor<E>, decode: (value: Buffer) => Promise<E>): ChunkPipelining['conflictKeys'] {
-  return async (_source, messages: readonly KafkaMessage[]) => {
+  return async (_source, messages: readonly ConsumedRecord[]) => {
     const keys = new Set<string>();
     const events = await Promise.all(messages.map((m) => (m.value === null ? undefined : decode(m.value).catch(() => undefined))));
     for (const event of events) {

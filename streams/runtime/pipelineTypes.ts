@@ -98,9 +98,12 @@ export interface PipelineDeps<E> {
   readonly repairRunner?: boolean;
 }
 
+/** A consumed record as the runtime's chunk logic sees it (the client's type lives here only, for the Kafka port to come). */
+export type ConsumedRecord = KafkaMessage;
+
 /** One record's working state while a chunk runs through the pipeline. */
 export interface Slot<E> {
-  readonly message: KafkaMessage;
+  readonly message: ConsumedRecord;
   event?: E;
   reads?: readonly ReadRequest[];
   /** `readKey` of each of `reads`, built once per chunk (the round split and the read stage both need them). */

@@ -1,10 +1,9 @@
-import type { KafkaMessage } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { createBatchHandler } from './createBatchHandler.ts';
 import { inputFailureRouter } from './failureRouter.ts';
 import { createPartitionPauser } from './partitionPauser.ts';
 import { PipelineError } from './PipelineError.ts';
-import type { RecordOutcome } from './pipelineTypes.ts';
+import type { ConsumedRecord, RecordOutcome } from './pipelineTypes.ts';
 import { createChunkSlots, type ChunkSlots } from './runChunksPipelined.ts';
 import { createRuntimeMetrics } from './runtimeMetrics.ts';
 import { fakePayload, fakePublisher, message } from './testing/fakeKafka.ts';
@@ -23,7 +22,7 @@ function harness(chunksInFlight: number, slots?: ChunkSlots) {
   const gates = new Map<string, { release: () => void; fail: (e: unknown) => void }>();
   const pub = fakePublisher();
   const clock = createTestClock();
-  const name = (chunk: readonly KafkaMessage[]) => `${chunk[0]?.offset}-${chunk[chunk.length - 1]?.offset}`;
+  const name = (chunk: readonly ConsumedRecord[]) => `${chunk[0]?.offset}-${chunk[chunk.length - 1]?.offset}`;
   const handler = createBatchHandler({
     run: (_source, chunk) =>
       new Promise<RecordOutcome[]>((resolve, reject) => {

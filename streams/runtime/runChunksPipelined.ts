@@ -1,7 +1,6 @@
-import type { KafkaMessage } from 'kafkajs';
 import { handOffAndCommit, noteBatchFailure } from './chunkHandOff.ts';
 import type { BatchHandlerOptions, BatchPayload } from './createBatchHandler.ts';
-import type { ChunkSource, RecordOutcome } from './pipelineTypes.ts';
+import type { ChunkSource, ConsumedRecord, RecordOutcome } from './pipelineTypes.ts';
 
 /**
  * How the chunks of one partition may overlap. A hot partition (one source
@@ -17,7 +16,7 @@ export interface ChunkPipelining {
    * running (the fan-out: the link cells its events read and write back,
    * `exclusive` reads). A chunk that shares one runs after that chunk.
    */
-  readonly conflictKeys: (source: ChunkSource, messages: readonly KafkaMessage[]) => Promise<ReadonlySet<string>>;
+  readonly conflictKeys: (source: ChunkSource, messages: readonly ConsumedRecord[]) => Promise<ReadonlySet<string>>;
   /**
    * Chunk slots shared by every partition of the runner: a partition's first
    * chunk always runs, each further one only while a slot is free. So the
@@ -47,7 +46,7 @@ export function createChunkSlots(limit: number): ChunkSlots {
 }
 
 interface Running {
-  readonly chunk: readonly KafkaMessage[];
+  readonly chunk: readonly ConsumedRecord[];
   readonly keys: ReadonlySet<string>;
   readonly ran: Promise<RecordOutcome[]>;
 }

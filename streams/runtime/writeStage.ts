@@ -18,9 +18,10 @@ import type { ChunkSource, PipelineDeps, Slot } from './pipelineTypes.ts';
  * dead-letter one when the store refuses it for good.
  */
 export async function writeStage<E>(deps: PipelineDeps<E>, source: ChunkSource, slots: Slot<E>[], schedule: RetrySchedule): Promise<void> {
-  const waves = Math.max(0, ...slots.map((slot) => (slot.output === undefined ? 0 : writeWaves(slot.output).length)));
+  const wavesOf = new Map(slots.map((slot) => [slot, slot.output === undefined ? [] : writeWaves(slot.output)] as const));
+  const waves = Math.max(0, ...[...wavesOf.values()].map((w) => w.length));
   for (let wave = 0; wave < waves; wave++) {
-    await writeAll(deps, source, slots, schedule, (slot) => (slot.output === undefined ? [] : (writeWaves(slot.output)[wave] ?? [])));
+    await writeAll(deps, source, slots, schedule, (slot) => wavesOf.get(slot)?.[wave] ?? []);
   }
   const stamp = deps.clock.nowMicros();
   await writeAll(deps, source, slots, schedule, (slot) => (slot.output?.followUps ?? []).map((f) => stamped(f, stamp)));
