@@ -1,13 +1,16 @@
+import fs from 'node:fs';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
+import { isLoopbackHost, type EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
 import type { EdgeReader } from '../reads/index.ts';
 import type { EdgeProducer } from '../streams/producer/index.ts';
 import { openApiDocument } from './api/openApiDocument.ts';
 import { API_VERSION } from './api/openApiFile.ts';
 import type { ConsistencyGate } from './consistency/createConsistencyGate.ts';
-import { problem, sendProblem } from './http/problem.ts';
+import { createTokenVerifier } from './auth/createTokenVerifier.ts';
+import { registerAuth } from './auth/registerAuth.ts';
+import { problem, ProblemError, sendProblem } from './http/problem.ts';
 import { toProblem } from './http/toProblem.ts';
 import { createServerMetrics, type ServerMetrics } from './metrics/serverMetrics.ts';
 import { registerMutationRoutes } from './routes/mutationRoutes.ts';
@@ -38,20 +41,55 @@ export interface EdgeServer {
   close(): Promise<void>;
 }
 
+/** Header paths a log line may carry a credential at; pino replaces their values. */
+const REDACTED_PATHS = ['req.headers.authorization', 'headers.authorization', 'request.headers.authorization', 'authorization', '*.authorization'];
+
+/** `server.tls` → the listener's key pair, read at start (a missing file fails the start naming its field). */
+function httpsOptions(tls: EdgestreamConfig['server']['tls']): { https: { cert: Buffer; key: Buffer } } | Record<string, never> {
+  if (!tls) return {};
+  const read = (field: 'certFile' | 'keyFile') => {
+    try {
+      return fs.readFileSync(tls[field]);
+    } catch (e) {
+      throw new Error(`server.tls.${field}: cannot read ${tls[field]}: ${(e as Error).message}`, { cause: e });
+    }
+  };
+  return { https: { cert: read('certFile'), key: read('keyFile') } };
+}
+
+/** Refuses to serve without authentication where other machines can reach the listener, unless the operator said so. */
+function assertAuthFor(host: string, auth: EdgestreamConfig['server']['auth']): void {
+  if (auth.mode !== 'none' || auth.allowUnauthenticated || isLoopbackHost(host)) return;
+  throw new Error(
+    `server.auth.mode is 'none' (no authentication) but the server would listen on ${host}, which other machines can reach: ` +
+      "set server.auth.mode 'jwt' (docs/architecture.md §8), listen on 127.0.0.1, or set server.auth.allowUnauthenticated: true to serve everyone on purpose",
+  );
+}
+
 /** The HTTP API of `edgestream serve` on fastify (docs/architecture.md §8); owns no client, only routes over them. */
 export async function createEdgeServer(opts: EdgeServerOptions): Promise<EdgeServer> {
   const metrics = opts.metrics ?? createServerMetrics();
+  const { auth } = opts.limits;
+  const verify = auth.mode === 'jwt' && auth.jwt ? await createTokenVerifier(auth.jwt) : undefined;
   let closing = false;
   const app = Fastify({
-    loggerInstance: opts.logger as FastifyBaseLogger,
+    loggerInstance: opts.logger.child({}, { redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.limits.bodyLimitBytes,
+    // A slowly trickled request is cut (408); an idle connection, one waiting for a slow answer included, closed.
+    requestTimeout: opts.limits.requestTimeoutMs,
+    connectionTimeout: opts.limits.connectionTimeoutMs,
+    ...httpsOptions(opts.limits.tls),
     return503OnClosing: true,
     // Unknown parameters are refused, not dropped; `discriminator` picks the mutation's variant by `op` (precise errors).
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true, discriminator: true, allowUnionTypes: true } },
   });
 
   app.setErrorHandler((error, request, reply) => {
+    if (error instanceof ProblemError) {
+      for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
+      return sendProblem(reply, error.problem);
+    }
     if ((error as { statusCode?: number }).statusCode === 429) {
       const after = Number(reply.getHeader('retry-after') ?? 1);
       return sendProblem(reply, problem('rateLimited', { detail: (error as Error).message, retryAfterSeconds: after }));
@@ -71,24 +109,27 @@ export async function createEdgeServer(opts: EdgeServerOptions): Promise<EdgeSer
     metrics.requests.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
 
+  registerAuth(app, auth, verify, metrics); // before the rate limit: its key is the principal
   await app.register(rateLimit, {
     global: true,
+    keyGenerator: (request) => (request.principal?.subject === undefined ? `ip:${request.ip}` : `sub:${request.principal.subject}`),
     max: opts.limits.rateLimitMax,
     timeWindow: opts.limits.rateLimitWindowMs,
     errorResponseBuilder: (_request, context) => ({ statusCode: 429, message: `more than ${context.max} requests in ${context.after}` }),
   });
-  registerOpsRoutes(app, { checks: opts.readiness, checkTimeoutMs: 2_000, closing: () => closing, metrics, openApi: openApiDocument(API_VERSION) });
-  registerReadRoutes(app, { reader: opts.reader, gate: opts.gate, readYourWritesTimeoutMs: opts.limits.readYourWritesTimeoutMs, metrics });
+  registerOpsRoutes(app, { checks: opts.readiness, checkTimeoutMs: 2_000, cacheMs: opts.limits.readinessCacheMs, closing: () => closing, metrics, openApi: openApiDocument(API_VERSION) });
+  registerReadRoutes(app, { reader: opts.reader, gate: opts.gate, readYourWritesTimeoutMs: opts.limits.readYourWritesTimeoutMs, maxReadsInFlight: opts.limits.maxReadsInFlight, metrics });
   registerMutationRoutes(app, { producer: opts.producer, metrics, clientEventTime: opts.limits.clientEventTime });
 
   return {
     app,
     metrics,
     async listen(port, host) {
+      assertAuthFor(host, auth);
       await app.listen({ port, host });
       const address = app.server.address();
       const bound = typeof address === 'object' && address ? address.port : port;
-      return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+      return `${opts.limits.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${bound}`;
     },
     async close() {
       closing = true;

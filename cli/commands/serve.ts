@@ -48,7 +48,7 @@ export async function startEdgeService(ctx: CommandContext, flags: ServeFlags): 
     const repair = groups.find((g) => g.stage === 'repair');
     if (!fanOut || !repair) throw new Error('the pipeline declares no fan-out or repair group');
     const watched = { inputTopic: fanOut.topic, fanOutGroup: fanOut.group, repairTopic: repair.topic, repairGroup: repair.group };
-    const gate = createConsistencyGate({ fetch: () => fetchOffsetSnapshot(admin, watched), pollIntervalMs: limits.offsetPollIntervalMs, logger });
+    const gate = createConsistencyGate({ fetch: () => fetchOffsetSnapshot(admin, watched), pollIntervalMs: limits.offsetPollIntervalMs, maxWaiters: limits.maxTokenWaiters, logger });
     const probeType = config.edgeTypes[0]?.name ?? '';
     const readiness: ReadinessCheck[] = [
       { name: 'kafka', check: async () => void (await admin.fetchTopicOffsets(watched.inputTopic)) },

@@ -236,6 +236,39 @@ const retentionSchema = z
     }
   });
 
+/** Is `host` an address only this machine reaches (127.0.0.0/8, ::1, localhost)? */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * Who may call the HTTP API (docs/architecture.md §8). `none`: everyone, with every scope; allowed
+ * on a loopback host only unless `allowUnauthenticated`. `jwt`: a bearer JWT verified against
+ * `jwt.publicKeyFile` (PEM, SPKI) or `jwt.jwksFile` (a local JWKS), with its `scope` claim
+ * (`read`, `write`, `write:<edgeType>`, `admin`) deciding what it may do.
+ */
+const serverAuthSchema = z
+  .strictObject({
+    mode: z.enum(['none', 'jwt']).default('none'),
+    /** Mode none on a host other machines reach: the operator says so explicitly. */
+    allowUnauthenticated: z.boolean().default(false),
+    jwt: z
+      .strictObject({
+        publicKeyFile: z.string().min(1).optional(),
+        jwksFile: z.string().min(1).optional(),
+        issuer: z.string().min(1),
+        audience: z.string().min(1),
+        algorithms: z.array(z.enum(['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'EdDSA'])).min(1).default(['ES256']),
+        /** Seconds of clock skew allowed on exp and nbf. */
+        clockToleranceSeconds: z.int().min(0).max(300).default(30),
+      })
+      .refine((j) => (j.publicKeyFile === undefined) !== (j.jwksFile === undefined), { message: 'give exactly one of publicKeyFile or jwksFile' })
+      .optional(),
+    /** GET /metrics: `open`, or `authenticated` (any valid token). */
+    metrics: z.enum(['open', 'authenticated']).default('open'),
+  })
+  .refine((a) => a.mode !== 'jwt' || a.jwt !== undefined, { message: "mode 'jwt' needs server.auth.jwt { publicKeyFile | jwksFile, issuer, audience }", path: ['jwt'] });
+
 /** `edgestream serve`: the HTTP API's listener and limits (docs/architecture.md §8). All tunable. */
 const serverSchema = z.strictObject({
   /** Port to listen on (0: any free port); `--port` overrides it. */
@@ -256,10 +289,23 @@ const serverSchema = z.strictObject({
   /**
    * Who sets a mutation's event time, on which last-write-wins runs. `reject` (default): the server
    * stamps every write with its clock and answers a body carrying `eventTime` with 400. `accept`: for
-   * callers trusted with the clock (there is no authentication yet, so every caller); their time must
+   * callers trusted with the clock (every caller that may write: scopes do not narrow it); their time must
    * lie within `limits.maxFutureSkewMs` ahead and the resurrection horizon behind, else 400.
    */
   clientEventTime: z.enum(['reject', 'accept']).default('reject'),
+  /** Reads (GET /v1/...) served at once, server-wide; one more is answered 503 + Retry-After. A token wait does not count, the read after it does. */
+  maxReadsInFlight: z.int().min(1).max(100_000).default(256),
+  /** Reads waiting for a consistency token at once (`?after=`); one more is answered 503 + Retry-After. */
+  maxTokenWaiters: z.int().min(1).max(100_000).default(1_024),
+  /** How long a /readyz answer is reused: probes of Kafka, the registry and Cassandra run at most once per this, however often it is asked. */
+  readinessCacheMs: z.int().min(0).max(60_000).default(1_000),
+  /** Longest a client may take to send a whole request (headers and body); a slowly trickled body is cut (408). */
+  requestTimeoutMs: z.int().min(1_000).max(600_000).default(10_000),
+  /** Longest a connection may stay idle, a request being served included; above readYourWritesTimeoutMs + reads.deadlineMs. */
+  connectionTimeoutMs: z.int().min(1_000).max(600_000).default(60_000),
+  /** TLS on the listener (PEM files read at start); absent: plain HTTP (behind a TLS-terminating proxy, or loopback). */
+  tls: z.strictObject({ certFile: z.string().min(1), keyFile: z.string().min(1) }).optional(),
+  auth: serverAuthSchema.prefault({}),
 });
 
 /**

@@ -52,4 +52,16 @@ describe('createConsistencyGate', () => {
     expect(f.calls.length).toBe(before);
     gate.close();
   });
+
+  it('holds at most maxWaiters waits, answering one more overloaded at once, and polls once per interval however many wait', async () => {
+    const f = manualFetch();
+    const gate = createConsistencyGate({ fetch: f.fetch, pollIntervalMs: 1, maxWaiters: 3, logger: pino({ level: 'silent' }) });
+    const waits = [1, 2, 3].map((o) => gate.waitFor({ topic, partition: 0, offset: String(o) }, 5_000));
+    expect(await gate.waitFor({ topic, partition: 0, offset: '4' }, 5_000)).toMatchObject({ kind: 'overloaded' });
+    await tick();
+    expect(f.calls.length).toBe(1); // one shared read for three waits
+    f.calls.shift()?.(snapshot(10n, 9n));
+    expect(await Promise.all(waits)).toEqual([{ kind: 'visible' }, { kind: 'visible' }, { kind: 'visible' }]);
+    gate.close();
+  });
 });

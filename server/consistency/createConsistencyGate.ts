@@ -3,7 +3,7 @@ import type { ConsistencyToken } from './consistencyToken.ts';
 import { judgeToken, type OffsetSnapshot, type TokenVerdict } from './judgeToken.ts';
 
 /** What a read that carries a token is told: go ahead, refuse (409) or come back later (503). */
-export type GateVerdict = TokenVerdict | { readonly kind: 'timeout'; readonly reason: string };
+export type GateVerdict = TokenVerdict | { readonly kind: 'timeout'; readonly reason: string } | { readonly kind: 'overloaded'; readonly reason: string };
 
 export interface ConsistencyGate {
   /** Resolves once the token's record is visible, is known not to exist, or `timeoutMs` passed. Never rejects. */
@@ -18,6 +18,8 @@ export interface ConsistencyGateOptions {
   /** Reads one snapshot (fetchOffsetSnapshot). */
   readonly fetch: () => Promise<OffsetSnapshot>;
   readonly pollIntervalMs: number;
+  /** Most waits pending at once; one more is answered `overloaded` at once (a flood of forged tokens holds no more). */
+  readonly maxWaiters?: number;
   readonly logger: Logger;
 }
 
@@ -35,7 +37,8 @@ interface Waiter {
  * waiting it makes no calls. The latest snapshot is kept: a token it already
  * shows visible is answered at once (visibility never turns back). A read
  * that began before a wait did may show it visible, never unknown: its token
- * may name a record appended after that read.
+ * may name a record appended after that read. However many wait (at most
+ * `maxWaiters`), the poller makes one snapshot read per interval.
  */
 export function createConsistencyGate(opts: ConsistencyGateOptions): ConsistencyGate {
   const waiters = new Set<Waiter>();
@@ -78,6 +81,7 @@ export function createConsistencyGate(opts: ConsistencyGateOptions): Consistency
     waitFor(token, timeoutMs) {
       if (latest && judgeToken(token, latest).kind === 'visible') return Promise.resolve({ kind: 'visible' });
       if (closed) return Promise.resolve({ kind: 'timeout', reason: 'the server is shutting down' });
+      if (waiters.size >= (opts.maxWaiters ?? Infinity)) return Promise.resolve({ kind: 'overloaded', reason: `${waiters.size} reads are already waiting for their tokens` });
       return new Promise<GateVerdict>((resolve) => {
         const timer = setTimeout(() => settle(w, { kind: 'timeout', reason: w.lastReason }), timeoutMs);
         const w: Waiter = {

@@ -22,6 +22,8 @@ export interface Problem {
 export const PROBLEMS = {
   invalidParams: ['invalid-params', 'Your request parameters did not validate', 400],
   badRequest: ['bad-request', 'Bad request', 400],
+  unauthorized: ['unauthorized', 'A valid bearer token is required', 401],
+  forbidden: ['forbidden', 'The token does not grant this', 403],
   notFound: ['not-found', 'Not found', 404],
   unknownToken: ['unknown-consistency-token', 'The consistency token names a record this server does not know', 409],
   bodyTooLarge: ['body-too-large', 'The request body is too large', 413],
@@ -31,6 +33,7 @@ export const PROBLEMS = {
   notVisibleYet: ['write-not-visible-yet', 'The write named by the consistency token is not visible yet', 503],
   unavailable: ['unavailable', 'A backing service is unavailable', 503],
   notReady: ['not-ready', 'Not ready', 503],
+  overloaded: ['overloaded', 'The server is at its limit of work in flight', 503],
 } as const satisfies Record<string, readonly [string, string, number]>;
 
 export type ProblemKind = keyof typeof PROBLEMS;
@@ -45,4 +48,17 @@ export function sendProblem(reply: FastifyReply, p: Problem): FastifyReply {
   const { retryAfterSeconds, ...body } = p;
   if (retryAfterSeconds !== undefined) void reply.header('retry-after', String(retryAfterSeconds));
   return reply.code(p.status).type('application/problem+json').send({ ...body, instance: reply.request.url });
+}
+
+/**
+ * A problem thrown from a hook: the error handler answers it as is, with its headers
+ * (throwing, unlike replying from an async hook, reliably ends the request's lifecycle).
+ */
+export class ProblemError extends Error {
+  constructor(
+    readonly problem: Problem,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(problem.detail ?? problem.title);
+  }
 }

@@ -2,7 +2,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 import { createMetricsRegistry } from '../../metrics/index.ts';
 
 /**
- * The server's own series (requests, token waits, mutations) on `registry`, which GET /metrics
+ * The server's own series (requests, token waits, mutations, auth failures, shed load) on `registry`, which GET /metrics
  * serves; `edgestream serve` passes the registry its reader's metrics (metrics/createReadMetrics)
  * and split directory series are registered in, so one scrape shows them all.
  */
@@ -11,6 +11,10 @@ export interface ServerMetrics {
   readonly requests: Histogram<'method' | 'route' | 'status'>;
   readonly consistencyWaits: Histogram<'outcome'>;
   readonly mutations: Counter<'op' | 'outcome'>;
+  /** Requests refused by authentication or authorisation, by reason (missing, malformed, expired, bad_signature, invalid_claims, forbidden). */
+  readonly authFailures: Counter<'reason'>;
+  /** Requests refused with 503 because a server-wide bound was full (reads_in_flight, token_waiters). */
+  readonly shed: Counter<'bound'>;
 }
 
 export function createServerMetrics(registry: Registry = createMetricsRegistry()): ServerMetrics {
@@ -34,6 +38,18 @@ export function createServerMetrics(registry: Registry = createMetricsRegistry()
       name: 'edgestream_http_mutations_total',
       help: 'mutations received over HTTP, by op and outcome (published, rejected, failed)',
       labelNames: ['op', 'outcome'],
+      registers: [registry],
+    }),
+    authFailures: new Counter({
+      name: 'edgestream_http_auth_failures_total',
+      help: 'requests refused 401/403, by reason (missing, malformed, expired, bad_signature, invalid_claims, forbidden)',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    shed: new Counter({
+      name: 'edgestream_http_shed_total',
+      help: 'requests answered 503 because a server-wide bound was full, by bound (reads_in_flight, token_waiters)',
+      labelNames: ['bound'],
       registers: [registry],
     }),
   };

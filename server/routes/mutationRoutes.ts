@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { sendEdgeOp, type EdgeOpArgs, type EdgeProducer } from '../../streams/producer/index.ts';
 import { operations, routeOf } from '../api/operations.ts';
+import { forbidden, principalOf } from '../auth/registerAuth.ts';
+import { missingWriteScope } from '../auth/scopes.ts';
 import { formatConsistencyToken } from '../consistency/consistencyToken.ts';
 import { problem, sendProblem } from '../http/problem.ts';
 import type { ServerMetrics } from '../metrics/serverMetrics.ts';
@@ -33,14 +35,22 @@ const STAMPED = "this server stamps event times with its own clock (server.clien
 /**
  * POST /v1/mutations: publish through the producer SDK; 202 once Kafka acknowledged it (acks=all), with the consistency token.
  * The SDK stamps the event time unless the body carries one the config lets it carry (then the SDK bounds it).
+ * The caller needs `write`, or `write:<edgeType>` for the op's edge type (403 naming it otherwise).
  */
 export function registerMutationRoutes(app: FastifyInstance, { producer, metrics, clientEventTime }: MutationRoutesOptions): void {
   const op = operations.postMutation;
   app.route({
     method: op.method,
     ...routeOf(op),
+    config: { access: 'write' },
     handler: async (request, reply) => {
       const body = request.body as Body;
+      const edgeType = typeof body['type'] === 'string' ? body['type'] : undefined;
+      const lacking = missingWriteScope(principalOf(request), edgeType);
+      if (lacking !== undefined) {
+        metrics.mutations.inc({ op: body.op, outcome: 'rejected' });
+        throw forbidden(request, metrics, lacking, edgeType === undefined ? `${body.op} touches every edge type: it needs the scope write` : `the token may not write edge type ${edgeType}: it needs the scope write or ${lacking}`);
+      }
       if (body.eventTime !== undefined && clientEventTime === 'reject') {
         metrics.mutations.inc({ op: body.op, outcome: 'rejected' });
         return sendProblem(reply, problem('invalidParams', { detail: `eventTime: ${STAMPED}`, 'invalid-params': [{ name: 'eventTime', in: 'body', reason: STAMPED }] }));

@@ -6,12 +6,16 @@ import type { ConsistencyGate } from '../consistency/createConsistencyGate.ts';
 import { parseConsistencyToken } from '../consistency/consistencyToken.ts';
 import type { ServerMetrics } from '../metrics/serverMetrics.ts';
 import { problem, sendProblem } from '../http/problem.ts';
+import { isAdmin } from '../auth/scopes.ts';
+import { principalOf } from '../auth/registerAuth.ts';
 import { linkJson } from './linkJson.ts';
 
 export interface ReadRoutesOptions {
   readonly reader: EdgeReader;
   readonly gate: ConsistencyGate;
   readonly readYourWritesTimeoutMs: number;
+  /** config `server.maxReadsInFlight`: reads served at once, server-wide. */
+  readonly maxReadsInFlight: number;
   readonly metrics: ServerMetrics;
 }
 
@@ -33,10 +37,17 @@ const page = (p: NeighbourPage) => ({
  * the token names no record of this server's input, 503 + Retry-After when the
  * wait ran out (the problem says what was still pending). It then reads
  * properties `fresh`, past the reader's props cache, whose entries (absent
- * keys too) may predate the write.
+ * keys too) may predate the write. Only a caller with the scope `admin` is
+ * told why a token was refused or is still pending (topic, partitions,
+ * offsets, repair backlog); others get the status alone.
+ *
+ * At most `maxReadsInFlight` reads run at once (503 + Retry-After beyond).
+ * A read whose client went away (or whose connection timed out) is aborted:
+ * the reader issues no further query for it.
  */
 export function registerReadRoutes(app: FastifyInstance, opts: ReadRoutesOptions): void {
   const { reader, gate, metrics } = opts;
+  let inFlight = 0;
 
   const awaitToken: preHandlerAsyncHookHandler = async (request, reply) => {
     const after = (request.query as Query)['after'];
@@ -46,15 +57,49 @@ export function registerReadRoutes(app: FastifyInstance, opts: ReadRoutesOptions
     const started = performance.now();
     const verdict = await gate.waitFor(parsed.token, opts.readYourWritesTimeoutMs);
     metrics.consistencyWaits.observe({ outcome: verdict.kind }, (performance.now() - started) / 1000);
-    if (verdict.kind === 'unknown') return void sendProblem(reply, problem('unknownToken', { detail: verdict.reason, 'invalid-params': [{ name: 'after', in: 'query', reason: verdict.reason }] }));
+    const detailed = isAdmin(principalOf(request));
+    if (verdict.kind === 'overloaded') {
+      metrics.shed.inc({ bound: 'token_waiters' });
+      return void sendProblem(reply, problem('overloaded', { detail: detailed ? `server.maxTokenWaiters: ${verdict.reason}` : 'too many reads are waiting for their tokens', retryAfterSeconds: 1 }));
+    }
+    if (verdict.kind === 'unknown') {
+      const reason = detailed ? verdict.reason : 'names no record of this server\'s input';
+      return void sendProblem(reply, problem('unknownToken', { detail: reason, 'invalid-params': [{ name: 'after', in: 'query', reason }] }));
+    }
     if (verdict.kind !== 'visible') {
       const seconds = Math.max(1, Math.ceil(opts.readYourWritesTimeoutMs / 2000));
-      return void sendProblem(reply, problem('notVisibleYet', { detail: `after waiting ${opts.readYourWritesTimeoutMs} ms: ${verdict.reason}`, retryAfterSeconds: seconds }));
+      return void sendProblem(reply, problem('notVisibleYet', { detail: `after waiting ${opts.readYourWritesTimeoutMs} ms${detailed ? `: ${verdict.reason}` : ''}`, retryAfterSeconds: seconds }));
     }
   };
 
-  const route = (op: Operation, handler: (params: Params, query: Query, reply: FastifyReply) => Promise<unknown>) =>
-    app.route({ method: op.method, ...routeOf(op), preHandler: awaitToken, handler: (req: FastifyRequest, reply) => handler(req.params as Params, req.query as Query, reply) });
+  /** Runs a read within the in-flight budget, with a signal that aborts when its client is gone. */
+  const bounded = async (reply: FastifyReply, read: (signal: AbortSignal) => Promise<unknown>): Promise<unknown> => {
+    if (inFlight >= opts.maxReadsInFlight) {
+      metrics.shed.inc({ bound: 'reads_in_flight' });
+      return sendProblem(reply, problem('overloaded', { detail: `${inFlight} reads in flight (server.maxReadsInFlight); retry`, retryAfterSeconds: 1 }));
+    }
+    inFlight++;
+    const controller = new AbortController();
+    const onClose = () => {
+      if (!reply.raw.writableFinished) controller.abort();
+    };
+    reply.raw.once('close', onClose);
+    try {
+      return await read(controller.signal);
+    } finally {
+      inFlight--;
+      reply.raw.off('close', onClose);
+    }
+  };
+
+  const route = (op: Operation, handler: (params: Params, query: Query, reply: FastifyReply, signal: AbortSignal) => Promise<unknown>) =>
+    app.route({
+      method: op.method,
+      ...routeOf(op),
+      config: { access: 'read' },
+      preHandler: awaitToken,
+      handler: (req: FastifyRequest, reply) => bounded(reply, (signal) => handler(req.params as Params, req.query as Query, reply, signal)),
+    });
 
   route(operations.getEdge, async ({ type = '', src = '', dst = '' }, _q, reply) => {
     const link = await reader.edge(type, src, dst);
@@ -62,9 +107,9 @@ export function registerReadRoutes(app: FastifyInstance, opts: ReadRoutesOptions
     return { type, src, dst, ...linkJson(link) };
   });
 
-  route(operations.getEdges, async ({ type = '', src = '' }, q) => {
+  route(operations.getEdges, async ({ type = '', src = '' }, q, _reply, signal) => {
     const keys = q['keys'] as string[] | undefined;
-    const got = await reader.edges(type, src, q['dst'] as string[], keys === undefined ? {} : { keys, fresh: fresh(q) });
+    const got = await reader.edges(type, src, q['dst'] as string[], keys === undefined ? { signal } : { keys, fresh: fresh(q), signal });
     const items = got.flatMap(({ dst, link, props }) => (link === undefined ? [] : [{ dst, ...linkJson(link), ...(props === undefined ? {} : { properties: propertiesJson(props) }) }]));
     return { type, src, items, absent: got.filter((g) => g.link === undefined).map((g) => g.dst) };
   });
@@ -75,16 +120,16 @@ export function registerReadRoutes(app: FastifyInstance, opts: ReadRoutesOptions
   });
 
   for (const [op, direction] of [[operations.listOutNeighbours, 'out'], [operations.listInNeighbours, 'in']] as const) {
-    route(op, async ({ type = '', vertex = '' }, q) => {
-      const options = { limit: q['limit'] as number, ...(q['cursor'] ? { cursor: q['cursor'] as string } : {}), ...(q['order'] ? { order: q['order'] as NeighbourOrder } : {}) };
+    route(op, async ({ type = '', vertex = '' }, q, _reply, signal) => {
+      const options = { limit: q['limit'] as number, signal, ...(q['cursor'] ? { cursor: q['cursor'] as string } : {}), ...(q['order'] ? { order: q['order'] as NeighbourOrder } : {}) };
       return page(await reader[direction](type, vertex, options));
     });
   }
 
   for (const [op, direction] of [[operations.listOutTimeRange, 'out'], [operations.listInTimeRange, 'in']] as const) {
-    route(op, async ({ type = '', vertex = '' }, q) => {
+    route(op, async ({ type = '', vertex = '' }, q, _reply, signal) => {
       const time = (name: string) => (typeof q[name] === 'string' ? { [name]: BigInt(q[name]) } : {});
-      const options = { limit: q['limit'] as number, ...time('low'), ...time('high'), ...(q['cursor'] ? { cursor: q['cursor'] as string } : {}) };
+      const options = { limit: q['limit'] as number, signal, ...time('low'), ...time('high'), ...(q['cursor'] ? { cursor: q['cursor'] as string } : {}) };
       return page(await reader.timeRange(type, vertex, direction, options));
     });
   }
@@ -95,12 +140,12 @@ export function registerReadRoutes(app: FastifyInstance, opts: ReadRoutesOptions
     return { type, vertex, ...Object.fromEntries(directions.map((d, i) => [d, String(counts[i])])) };
   });
 
-  route(operations.traverse, async ({ vertex = '' }, q) => {
+  route(operations.traverse, async ({ vertex = '' }, q, _reply, signal) => {
     const hops: TraversalHop[] = (q['hops'] as string[]).map((h) => {
       const [type = '', direction] = h.split(':');
       return { type, direction: direction as LinkDirection };
     });
-    const t = await reader.traverse(vertex, hops, { perHopCap: q['cap'] as number, concurrency: q['concurrency'] as number });
+    const t = await reader.traverse(vertex, hops, { perHopCap: q['cap'] as number, concurrency: q['concurrency'] as number, signal });
     return { start: vertex, hops: t.hops.map((h, i) => ({ ...hops[i], vertices: h.vertices, truncated: h.truncated })), truncated: t.truncated };
   });
 }

@@ -1,0 +1,93 @@
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EdgeReader, NeighbourPageOptions } from '../reads/index.ts';
+import { defaultEdgestreamConfig, type EdgestreamConfigInput } from '../schemas/config/edgestreamConfig.ts';
+import type { EdgeProducer } from '../streams/producer/index.ts';
+import type { ConsistencyGate } from './consistency/createConsistencyGate.ts';
+import { createEdgeServer, type EdgeServer } from './createEdgeServer.ts';
+import type { ReadinessCheck } from './routes/opsRoutes.ts';
+
+/** A reader whose neighbour pages wait until the test releases them, keeping each call's signal. */
+function heldReader() {
+  const held: { release: () => void; signal: AbortSignal | undefined }[] = [];
+  const out = (_type: string, _vertex: string, options: NeighbourPageOptions) =>
+    new Promise((resolve) => held.push({ release: () => resolve({ items: [] }), signal: options.signal }));
+  return { held, reader: { out } as unknown as EdgeReader };
+}
+
+const gate: ConsistencyGate = { waitFor: async () => ({ kind: 'visible' }), waiting: 0, close: () => {} };
+const until = async (cond: () => boolean) => {
+  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(cond()).toBe(true);
+};
+
+/**
+ * The server's own bounds over real HTTP on loopback (fakes behind it): the
+ * cached /readyz, the budget on reads in flight, cancellation of a read whose
+ * client left, and the refusal to serve unauthenticated beyond loopback.
+ */
+describe('createEdgeServer: bounds against hostile request patterns', () => {
+  let server: EdgeServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  const serve = async (serverConfig: NonNullable<EdgestreamConfigInput['server']>, reader: EdgeReader = {} as EdgeReader, readiness: ReadinessCheck[] = []) => {
+    server = await createEdgeServer({ reader, producer: {} as EdgeProducer, gate, readiness, limits: defaultEdgestreamConfig({ server: serverConfig }).server, logger: pino({ level: 'silent' }) });
+    return server.listen(0, '127.0.0.1');
+  };
+
+  it('/readyz probes its dependencies once per server.readinessCacheMs, however many ask at once or after', async () => {
+    let probes = 0;
+    const check: ReadinessCheck = { name: 'kafka', check: async () => void probes++ };
+    const base = await serve({ readinessCacheMs: 60_000 }, undefined, [check]);
+    const burst = await Promise.all(Array.from({ length: 20 }, () => fetch(`${base}/readyz`).then((r) => r.status)));
+    for (let i = 0; i < 5; i++) expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    expect(burst.every((s) => s === 200)).toBe(true);
+    expect(probes).toBe(1);
+  });
+
+  it('a read beyond server.maxReadsInFlight is 503 problem+json with Retry-After; the slots free again once reads finish', async () => {
+    const { held, reader } = heldReader();
+    const base = await serve({ maxReadsInFlight: 2 }, reader);
+    const first = [fetch(`${base}/v1/vertices/a/out/follows`), fetch(`${base}/v1/vertices/b/out/follows`)];
+    await until(() => held.length === 2);
+    const shed = await fetch(`${base}/v1/vertices/c/out/follows`);
+    expect(shed.status).toBe(503);
+    expect(shed.headers.get('content-type')).toContain('application/problem+json');
+    expect(Number(shed.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await shed.json()).toMatchObject({ type: 'urn:edgestream:problem:overloaded', detail: expect.stringContaining('server.maxReadsInFlight') });
+    for (const h of held.splice(0)) h.release();
+    expect((await Promise.all(first)).map((r) => r.status)).toEqual([200, 200]);
+    const again = fetch(`${base}/v1/vertices/d/out/follows`);
+    await until(() => held.length === 1);
+    held[0]?.release();
+    expect((await again).status).toBe(200);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/edgestream_http_shed_total\{bound="reads_in_flight"\} 1/);
+  });
+
+  it('aborts the reader call of a read whose client went away (the reader then issues no further query)', async () => {
+    const { held, reader } = heldReader();
+    const base = await serve({}, reader);
+    const client = new AbortController();
+    const pending = fetch(`${base}/v1/vertices/a/out/follows`, { signal: client.signal }).catch(() => 'aborted');
+    await until(() => held.length === 1);
+    expect(held[0]?.signal?.aborted).toBe(false);
+    client.abort();
+    expect(await pending).toBe('aborted');
+    await until(() => held[0]?.signal?.aborted === true);
+    held[0]?.release();
+  });
+
+  it('refuses to listen beyond loopback without authentication, naming server.auth.allowUnauthenticated; serves when it is set', async () => {
+    const limits = (auth: NonNullable<EdgestreamConfigInput['server']>['auth']) => defaultEdgestreamConfig({ server: { auth } }).server;
+    server = await createEdgeServer({ reader: {} as EdgeReader, producer: {} as EdgeProducer, gate, readiness: [], limits: limits({}), logger: pino({ level: 'silent' }) });
+    await expect(server.listen(0, '0.0.0.0')).rejects.toThrow(/server\.auth\.mode is 'none'.*0\.0\.0\.0.*server\.auth\.allowUnauthenticated: true/);
+    await server.close();
+    server = await createEdgeServer({ reader: {} as EdgeReader, producer: {} as EdgeProducer, gate, readiness: [], limits: limits({ allowUnauthenticated: true }), logger: pino({ level: 'silent' }) });
+    const base = await server.listen(0, '0.0.0.0');
+    expect((await fetch(base.replace('0.0.0.0', '127.0.0.1') + '/healthz')).status).toBe(200);
+  });
+});
