@@ -51,7 +51,7 @@ async function mvn(args: readonly string[], cwd: string, what: string): Promise<
  * Makes `dir` exist with complete contents, built by `fill` in a scratch sibling and
  * renamed into place, so an interrupted download never leaves a half-filled cache entry.
  */
-async function provisionOnce(dir: string, fill: (scratch: string) => Promise<void>): Promise<string> {
+export async function provisionOnce(dir: string, fill: (scratch: string) => Promise<void>): Promise<string> {
   if (fs.existsSync(path.join(dir, '.complete'))) return dir;
   const scratch = `${dir}.partial-${process.pid}`;
   fs.rmSync(scratch, { recursive: true, force: true });
