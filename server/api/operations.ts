@@ -17,11 +17,18 @@ export interface Operation {
   readonly responses: Readonly<Record<number, readonly [string, string?]>>;
 }
 
+/** Answers of every operation when server.auth.mode is jwt. */
+const authErrors = {
+  401: ['no bearer token, or one expired, not signed by the configured key, or for another issuer/audience (WWW-Authenticate: Bearer)', 'Problem'],
+  403: ['the token lacks the scope the operation needs (named in `scope`)', 'Problem'],
+} as const;
+
 const readErrors = {
   400: ['a parameter is invalid (named in invalid-params)', 'Problem'],
+  ...authErrors,
   409: ['the consistency token names a record this server does not know', 'Problem'],
   429: ['rate limited (Retry-After)', 'Problem'],
-  503: ['the token\'s write is not visible yet within the wait, or the store is unavailable (Retry-After)', 'Problem'],
+  503: ['the token\'s write is not visible yet within the wait, the store is unavailable, or the server is at server.maxReadsInFlight / server.maxTokenWaiters (Retry-After)', 'Problem'],
 } as const;
 
 const edgePath = { type: edgeTypeParam, src: vertexParam('source vertex'), dst: vertexParam('destination vertex') };
@@ -109,6 +116,8 @@ export const operations = {
     responses: {
       202: ['published; the fan-out applies it asynchronously (pass `token` as ?after= to read it)', 'MutationAccepted'],
       400: ['the body is invalid (named in invalid-params)', 'Problem'],
+      ...authErrors,
+      403: ['the token lacks write, or write:<edgeType> for the op\'s edge type (named in `scope`); REMOVE_NODE needs write', 'Problem'],
       413: ['the body is larger than server.bodyLimitBytes', 'Problem'],
       429: ['rate limited (Retry-After)', 'Problem'],
       503: ['Kafka did not acknowledge the mutation (Retry-After)', 'Problem'],

@@ -38,15 +38,17 @@ export async function createTokenVerifier(config: JwtConfig): Promise<TokenVerif
   let key: JWTVerifyGetKey | Awaited<ReturnType<typeof importSPKI>>;
   if (config.publicKeyFile !== undefined) {
     const [alg] = config.algorithms;
+    const pem = read('publicKeyFile', config.publicKeyFile);
     try {
-      key = await importSPKI(read('publicKeyFile', config.publicKeyFile), alg ?? 'ES256');
+      key = await importSPKI(pem, alg ?? 'ES256');
     } catch (e) {
       throw new Error(`server.auth.jwt.publicKeyFile: ${config.publicKeyFile} is no PEM SPKI public key for ${alg}: ${(e as Error).message}`, { cause: e });
     }
   } else {
     const file = config.jwksFile ?? '';
+    const text = read('jwksFile', file);
     try {
-      key = createLocalJWKSet(JSON.parse(read('jwksFile', file)) as JSONWebKeySet);
+      key = createLocalJWKSet(JSON.parse(text) as JSONWebKeySet);
     } catch (e) {
       throw new Error(`server.auth.jwt.jwksFile: ${file} is no JWKS: ${(e as Error).message}`, { cause: e });
     }
