@@ -38,7 +38,7 @@ export async function withCommandContext<T>(flags: GlobalFlags, fn: (ctx: Comman
   const { config, source } = loadConfig(flags.config);
   const logger = createCliLogger();
   logger.debug({ source }, 'config loaded');
-  const stack = await commandStack({ keepStack: flags.keepStack ?? true });
+  const stack = await commandStack({ keepStack: flags.keepStack ?? true, cluster: config.cluster });
   const { kafka, registry } = connectClients(stack.endpoints, 'edgestream-cli');
   let store: Promise<TwoLevelMapStore> | undefined;
   try {

@@ -62,7 +62,7 @@ program
   .command('smoke')
   .description('bring up (or find) the stack, round-trip one Avro edge event through Kafka and Cassandra, print each step')
   .option('--keep-stack', 'leave a local stack this command started running', false)
-  .action((opts: { keepStack: boolean }) => smokeCommand(opts));
+  .action((opts: { keepStack: boolean }) => smokeCommand({ ...opts, config: globals().config }));
 
 program
   .command('init')

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import type { ClientSecurity } from './clientSecurity.ts';
 
-/** Where the Kafka, schema-registry and Cassandra endpoints came from. */
-export type StackSource = 'env' | 'docker' | 'local';
+/** Where the Kafka, schema-registry and Cassandra endpoints came from (`config`: the config's `cluster` section). */
+export type StackSource = 'config' | 'env' | 'docker' | 'local';
 
 /** The addresses every client in edgestream connects to. */
 export interface StackEndpoints {
@@ -10,6 +11,8 @@ export interface StackEndpoints {
   readonly schemaRegistryUrl: string;
   readonly cassandraContactPoints: readonly string[];
   readonly cassandraLocalDc: string;
+  /** TLS and credentials (a configured cluster only); absent: plain connections without credentials. */
+  readonly security?: ClientSecurity;
 }
 
 const hostPort = z

@@ -1,5 +1,5 @@
 import { dockerEngineReachable, startDockerStack } from './dockerStack.ts';
-import { endpointsFromEnv, type StackEndpoints } from './endpoints.ts';
+import { endpointsFromEnv, STACK_ENV_NAMES, type StackEndpoints } from './endpoints.ts';
 import { localEndpoints } from './localEndpoints.ts';
 import { stackDown, stackUp, type Log } from './localStack.ts';
 import { loadStackConfig } from './stackConfig.ts';
@@ -15,16 +15,27 @@ export interface ResolveOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Leave servers this call started running after `release` (interactive commands). */
   readonly keepRunning?: boolean;
+  /** The config's `cluster` section, resolved: used as is, never replaced by env or a local stack. */
+  readonly configured?: StackEndpoints;
 }
 
 /**
- * Finds a stack in this order: explicit env (KAFKA_BROKERS, SCHEMA_REGISTRY_URL,
+ * Finds a stack in this order: the config's `cluster` section (then the env variables below
+ * must be unset: setting both is an error naming both) → explicit env (KAFKA_BROKERS, SCHEMA_REGISTRY_URL,
  * CASSANDRA_CONTACT_POINTS, CASSANDRA_LOCAL_DC) → a reachable Docker engine via
  * testcontainers → the local JVM stack from Maven Central. `EDGESTREAM_STACK=local|docker`
  * forces one. Never returns without a stack: failure throws with the reason.
  */
 export async function resolveStack(opts: ResolveOptions): Promise<ResolvedStack> {
   const env = opts.env ?? process.env;
+  if (opts.configured) {
+    const alsoSet = [...STACK_ENV_NAMES, 'CASSANDRA_LOCAL_DC', 'EDGESTREAM_STACK'].filter((name) => env[name] !== undefined && env[name] !== '');
+    if (alsoSet.length > 0) {
+      throw new Error(`config cluster and the environment's ${alsoSet.join(', ')} are both set: say where the cluster is once (unset ${alsoSet.join(', ')}, or remove cluster from the config)`);
+    }
+    opts.log(`using the cluster from the config (Kafka ${opts.configured.kafkaBrokers.join(',')})`);
+    return { endpoints: opts.configured, release: async () => {} };
+  }
   const fromEnv = endpointsFromEnv(env);
   if (fromEnv) {
     opts.log(`using the external cluster from the environment (Kafka ${fromEnv.kafkaBrokers.join(',')})`);

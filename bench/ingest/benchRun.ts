@@ -7,7 +7,7 @@ import type { Admin } from 'kafkajs';
 import { parseEdgestreamConfig, type EdgestreamConfig, type EdgestreamConfigInput } from '../../schemas/config/edgestreamConfig.ts';
 import { knownSchemas } from '../../schemas/index.ts';
 import { createCassandraStore } from '../../sinks/cassandra/index.ts';
-import { edgestreamNamespaces } from '../../sinks/namespaces/index.ts';
+import { cassandraStoreConfigFor } from '../../cli/openStore.ts';
 import type { StackEndpoints } from '../../stack/endpoints.ts';
 import { registerSchemas, subjectFor } from '../../streams/serde/index.ts';
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
@@ -65,13 +65,7 @@ export async function createBenchRun(deps: {
   try {
     await ensureTopics(deps.admin, config);
     await registerSchemas(deps.registry, { [inputTopic]: knownSchemas.EdgeMutation });
-    const store = await createCassandraStore({
-      contactPoints: [...deps.endpoints.cassandraContactPoints],
-      localDataCenter: deps.endpoints.cassandraLocalDc,
-      keyspace: config.cassandra.keyspace,
-      replication: { class: 'SimpleStrategy', replicationFactor: config.cassandra.replicationFactor },
-      namespaces: edgestreamNamespaces(config),
-    });
+    const store = await createCassandraStore(cassandraStoreConfigFor(deps.endpoints, config));
     try {
       await store.init();
     } finally {

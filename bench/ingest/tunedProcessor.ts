@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { connectClients } from '../../cli/connectClients.ts';
 import { createCliLogger } from '../../cli/commandContext.ts';
 import { loadConfig } from '../../cli/loadConfig.ts';
+import { cassandraStoreConfigFor } from '../../cli/openStore.ts';
 import { createCassandraStore } from '../../sinks/cassandra/index.ts';
 import { edgestreamNamespaces, NODE_TOMBSTONES_NAMESPACE } from '../../sinks/namespaces/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
@@ -47,10 +48,7 @@ const mutationConcurrency = int(values['mutation-concurrency']);
 const maxBatchStatements = int(values['max-batch-statements']);
 const maxBatchPartitions = int(values['max-batch-partitions']);
 const cassandraStore = await createCassandraStore({
-  contactPoints: [...endpoints.cassandraContactPoints],
-  localDataCenter: endpoints.cassandraLocalDc,
-  keyspace: config.cassandra.keyspace,
-  replication: { class: 'SimpleStrategy', replicationFactor: config.cassandra.replicationFactor },
+  ...cassandraStoreConfigFor(endpoints, config),
   namespaces: edgestreamNamespaces(config).map((n) => (values['what-if-no-chunking'] ? { ...n, chunking: false } : n)),
   ...(mutationConcurrency === undefined ? {} : { mutationConcurrency }),
   ...(maxBatchStatements === undefined ? {} : { maxBatchStatements }),

@@ -65,7 +65,7 @@ export async function demoCommand(ctx: CommandContext, o: DemoOptions): Promise<
   const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde, store, config, logger });
   const serving = createServingPartitions(store, config);
   const producer = createEdgeProducer({ kafka: ctx.kafka, serde, config });
-  const cql = new cassandra.Client({ contactPoints: [...ctx.endpoints.cassandraContactPoints], localDataCenter: ctx.endpoints.cassandraLocalDc });
+  const cql = new cassandra.Client({ contactPoints: [...ctx.endpoints.cassandraContactPoints], localDataCenter: ctx.endpoints.cassandraLocalDc, ...ctx.endpoints.security?.cassandra });
   const target = { type: 'follows', vertex: CELEBRITY };
   let pipelineStopped = false;
   let service: RunningService | undefined;

@@ -22,7 +22,7 @@ export interface MigrateBagsReport {
  * upgraded pipeline runs and safe to repeat; run it once every processor runs the new code.
  */
 export async function migrateBagsCommand(endpoints: StackEndpoints, config: EdgestreamConfig, store: TwoLevelMapStore): Promise<MigrateBagsReport> {
-  const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc });
+  const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc, ...endpoints.security?.cassandra });
   let partitions = 0;
   let moved = 0;
   try {

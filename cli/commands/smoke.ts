@@ -5,6 +5,8 @@ import { createCassandraStore } from '../../sinks/cassandra/index.ts';
 import { createAvroSerde, registerSchemas } from '../../streams/serde/index.ts';
 import { commandStack } from '../commandStack.ts';
 import { connectClients } from '../connectClients.ts';
+import { loadConfig } from '../loadConfig.ts';
+import { topicDurability } from '../../streams/topics/index.ts';
 
 const say = (line: string) => console.log(line);
 
@@ -13,9 +15,11 @@ const say = (line: string) => console.log(line);
  * schema, creates a topic and a namespace, publishes one Avro event, consumes and
  * decodes it, writes it to Cassandra and reads it back.
  */
-export async function smokeCommand(opts: { keepStack: boolean }): Promise<void> {
+export async function smokeCommand(opts: { keepStack: boolean; config?: string | undefined }): Promise<void> {
   const t0 = Date.now();
-  const stack = await commandStack(opts);
+  // The config only says where the cluster is (its `cluster` section) and the topic's durability.
+  const { config } = loadConfig(opts.config);
+  const stack = await commandStack({ keepStack: opts.keepStack, cluster: config.cluster });
   const { kafka, registry } = connectClients(stack.endpoints, 'edgestream-smoke');
   const runId = randomUUID().slice(0, 8);
   const topic = `edgestream.smoke.${runId}`;
@@ -26,13 +30,16 @@ export async function smokeCommand(opts: { keepStack: boolean }): Promise<void> 
   const store = await createCassandraStore({
     contactPoints: [...stack.endpoints.cassandraContactPoints],
     localDataCenter: stack.endpoints.cassandraLocalDc,
+    ...stack.endpoints.security?.cassandra,
     keyspace,
+    replication: config.cassandra.replication,
+    consistency: config.cassandra.consistency,
     namespaces: [{ name: 'smoke_links', chunking: false }],
   });
   try {
     say(`stack: ${stack.endpoints.source} (Kafka ${stack.endpoints.kafkaBrokers.join(',')}, Cassandra ${stack.endpoints.cassandraContactPoints.join(',')})`);
     await admin.connect();
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
+    await admin.createTopics({ topics: [{ topic, numPartitions: 1, ...topicDurability(config) }], waitForLeaders: true });
     say(`created topic ${topic}`);
     const [subject] = await registerSchemas(registry, { [topic]: knownSchemas.EdgeMutation });
     say(`registered ${knownSchemas.EdgeMutation.fullName} as ${subject?.subject} (schema id ${subject?.schemaId})`);

@@ -126,3 +126,67 @@ describe('parseEdgestreamConfig', () => {
   });
 });
 
+
+describe('replication, consistency and topic durability', () => {
+  const cfg = (over: Record<string, unknown>) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], ...over });
+
+  it('keeps today\'s store settings by default: SimpleStrategy RF 1, LOCAL_QUORUM, one in-sync replica', () => {
+    const c = defaultEdgestreamConfig();
+    expect(c.cassandra.replication).toEqual({ class: 'SimpleStrategy', replicationFactor: 1 });
+    expect(c.cassandra.consistency).toEqual({ writes: 'LOCAL_QUORUM', reads: 'LOCAL_QUORUM', serial: 'LOCAL_SERIAL' });
+    expect([c.topics.replicationFactor, c.topics.minInsyncReplicas]).toEqual([1, 1]);
+  });
+
+  it('reads replicationFactor as the SimpleStrategy shorthand and replication per data centre', () => {
+    expect(cfg({ cassandra: { replicationFactor: 3 } }).cassandra.replication).toEqual({ class: 'SimpleStrategy', replicationFactor: 3 });
+    const nts = cfg({ cassandra: { replication: { class: 'NetworkTopologyStrategy', dataCenters: { dc1: 3, dc2: 2 } }, consistency: { reads: 'QUORUM' } } });
+    expect(nts.cassandra.replication).toEqual({ class: 'NetworkTopologyStrategy', dataCenters: { dc1: 3, dc2: 2 } });
+    expect(nts.cassandra.consistency).toEqual({ writes: 'LOCAL_QUORUM', reads: 'QUORUM', serial: 'LOCAL_SERIAL' });
+  });
+
+  it.each([
+    [{ cassandra: { replicationFactor: 3, replication: { class: 'SimpleStrategy', replicationFactor: 3 } } }, /cassandra\.replication: give either cassandra\.replication or cassandra\.replicationFactor/],
+    [{ cassandra: { replication: { class: 'NetworkTopologyStrategy', dataCenters: {} } } }, /cassandra\.replication\.dataCenters: at least one data center/],
+    [{ cassandra: { replication: { class: 'OldNetworkTopologyStrategy' } } }, /cassandra\.replication\.class/],
+    [{ cassandra: { consistency: { writes: 'EACH_QUORUM' } } }, /cassandra\.consistency\.writes/],
+    [{ cassandra: { consistency: { serial: 'LOCAL_QUORUM' } } }, /cassandra\.consistency\.serial/],
+    [{ cassandra: { consistency: { level: 'ONE' } } }, /cassandra\.consistency.*level/],
+    [{ topics: { replicationFactor: 2, minInsyncReplicas: 3 } }, /topics\.minInsyncReplicas: must be at most topics\.replicationFactor/],
+  ])('names the field of a bad setting (%#)', (over, message) => {
+    expect(() => cfg(over)).toThrow(message);
+  });
+});
+
+describe('cluster', () => {
+  const cluster = {
+    kafka: { brokers: ['k1:9093', 'k2:9093'], tls: { caFile: 'ca.pem' }, sasl: { mechanism: 'scram-sha-512', username: 'es', passwordFile: '/run/secrets/kafka' } },
+    schemaRegistry: { url: 'https://registry:8081', auth: { basic: { username: 'es', passwordEnv: 'REGISTRY_PASSWORD' } } },
+    cassandra: { contactPoints: ['c1:9042'], localDataCenter: 'dc1', auth: { username: 'es', passwordFile: '/run/secrets/cassandra' } },
+  };
+  const cfg = (c: unknown) => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], cluster: c });
+
+  it('is absent by default and parsed as the agreed shape when given', () => {
+    expect(defaultEdgestreamConfig().cluster).toBeUndefined();
+    const c = cfg(cluster).cluster!;
+    expect(c.kafka.tls).toEqual({ caFile: 'ca.pem', rejectUnauthorized: true });
+    expect(c.schemaRegistry.auth?.basic?.passwordEnv).toBe('REGISTRY_PASSWORD');
+  });
+
+  it.each([
+    [{ ...cluster, kafka: { ...cluster.kafka, sasl: { mechanism: 'plain', username: 'es', password: 'hunter2' } } }, /cluster\.kafka\.sasl\.password: a secret is never inline: give passwordEnv .* or passwordFile/],
+    [{ ...cluster, cassandra: { ...cluster.cassandra, auth: { username: 'es', password: 'hunter2' } } }, /cluster\.cassandra\.auth\.password: a secret is never inline/],
+    [{ ...cluster, schemaRegistry: { ...cluster.schemaRegistry, auth: { bearer: { token: 't' } } } }, /cluster\.schemaRegistry\.auth\.bearer\.token: a secret is never inline: give tokenEnv/],
+    [{ ...cluster, cassandra: { ...cluster.cassandra, auth: { username: 'es', passwordEnv: 'A', passwordFile: 'b' } } }, /cluster\.cassandra\.auth\.passwordEnv: give exactly one of passwordEnv or passwordFile/],
+    [{ ...cluster, schemaRegistry: { url: 'https://r', auth: {} } }, /cluster\.schemaRegistry\.auth: give exactly one of basic or bearer/],
+    [{ ...cluster, kafka: { brokers: ['no-port'] } }, /cluster\.kafka\.brokers\.0: expected host:port/],
+    [{ ...cluster, kafka: { ...cluster.kafka, tls: { certFile: 'c.pem' } } }, /cluster\.kafka\.tls\.keyFile: give certFile and keyFile together/],
+    [{ kafka: cluster.kafka, schemaRegistry: cluster.schemaRegistry }, /cluster\.cassandra/],
+    [{ ...cluster, cassandra: { ...cluster.cassandra, localDc: 'dc1' } }, /localDc/],
+  ])('names the field of a bad cluster section (%#)', (c, message) => {
+    expect(() => cfg(c)).toThrow(message);
+  });
+
+  it('never echoes an inline secret', () => {
+    expect(() => cfg({ ...cluster, kafka: { ...cluster.kafka, sasl: { mechanism: 'plain', username: 'es', password: 'hunter2' } } })).not.toThrow(/hunter2/);
+  });
+});

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { clusterSchema } from './clusterConfig.ts';
+import { consistencySchema, replicationSchema, type Replication } from './cassandraConfig.ts';
 
 /**
  * The edgestream config file (`edgestream.config.json`, or `--config <file>`):
@@ -56,14 +58,38 @@ const topicsSchema = z.strictObject({
   prefix: z.string().regex(/^[a-zA-Z0-9._-]*$/, 'may contain only letters, digits, ".", "_" and "-"').default('edgestream.'),
   /** fixed. Partitions of the input topic (and its repair topic). */
   partitions: z.int().min(1).max(1024).default(6),
+  /** Replicas of every topic the project creates; `init` refuses a topic with another count. */
   replicationFactor: z.int().min(1).max(16).default(1),
+  /**
+   * `min.insync.replicas` of every topic the project creates: with the producers' acks=all a
+   * write is acknowledged only once this many replicas have it (`init --apply` sets it on existing topics).
+   */
+  minInsyncReplicas: z.int().min(1).max(16).default(1),
+}).refine((t) => t.minInsyncReplicas <= t.replicationFactor, {
+  path: ['minInsyncReplicas'],
+  message: 'must be at most topics.replicationFactor (a partition with fewer replicas than it could never accept an acks=all write)',
 });
 
-const cassandraSchema = z.strictObject({
-  /** fixed. */
-  keyspace: z.string().regex(/^[a-z][a-z0-9_]{0,47}$/, 'must be a lowercase CQL identifier').default('edgestream'),
-  replicationFactor: z.int().min(1).max(16).default(1),
-});
+const cassandraSchema = z
+  .strictObject({
+    /** fixed. */
+    keyspace: z.string().regex(/^[a-z][a-z0-9_]{0,47}$/, 'must be a lowercase CQL identifier').default('edgestream'),
+    /** Shorthand for `replication: { class: 'SimpleStrategy', replicationFactor }` (single data centre, development). */
+    replicationFactor: z.int().min(1).max(16).optional(),
+    /** The keyspace's replication; `init` creates it so, refuses a keyspace that differs and `init --apply` alters it. */
+    replication: replicationSchema.optional(),
+    /** Levels per operation class (docs/architecture.md §4 "Consistency levels"). */
+    consistency: consistencySchema.prefault({}),
+  })
+  .superRefine((c, ctx) => {
+    if (c.replication !== undefined && c.replicationFactor !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['replication'], message: 'give either cassandra.replication or cassandra.replicationFactor (its SimpleStrategy shorthand), not both' });
+    }
+  })
+  .transform(({ replicationFactor, replication, ...rest }) => ({
+    ...rest,
+    replication: replication ?? ({ class: 'SimpleStrategy', replicationFactor: replicationFactor ?? 1 } as Replication),
+  }));
 
 const runtimeSchema = z.strictObject({
   /** tunable. Partitions processed concurrently per processor instance. */
@@ -347,6 +373,8 @@ export const edgestreamConfigSchema = z.strictObject({
       seen.add(t.name);
     });
   }),
+  /** Where the outside systems are (docs/configuration-shape.md); absent: the environment, else the local stack. */
+  cluster: clusterSchema.optional(),
   limits: limitsSchema.default(limitsSchema.parse({})),
   topics: topicsSchema.default(topicsSchema.parse({})),
   cassandra: cassandraSchema.default(cassandraSchema.parse({})),

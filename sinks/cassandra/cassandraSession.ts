@@ -1,6 +1,7 @@
 import cassandra from 'cassandra-driver';
 import type { types } from 'cassandra-driver';
 import { StoreError } from '../store/StoreError.ts';
+import type { SerialConsistencyLevel } from '../../schemas/config/cassandraConfig.ts';
 import type { ConsistencyLevel, ParsedCassandraStoreConfig } from './cassandraStoreConfig.ts';
 import { toStoreError } from './toStoreError.ts';
 
@@ -61,18 +62,28 @@ const CONSISTENCY: Readonly<Record<ConsistencyLevel, number>> = {
   ALL: cassandra.types.consistencies.all,
 };
 
+const SERIAL_CONSISTENCY: Readonly<Record<SerialConsistencyLevel, number>> = {
+  SERIAL: cassandra.types.consistencies.serial,
+  LOCAL_SERIAL: cassandra.types.consistencies.localSerial,
+};
+
 export function createCassandraSession(config: ParsedCassandraStoreConfig): CassandraSession {
   const client = new cassandra.Client({
     contactPoints: [...config.contactPoints],
     localDataCenter: config.localDataCenter,
-    ...(config.credentials ? { credentials: { ...config.credentials } } : {}),
+    ...(config.credentials ? { authProvider: new cassandra.auth.PlainTextAuthProvider(config.credentials.username, config.credentials.password) } : {}),
+    ...(config.sslOptions ? { sslOptions: config.sslOptions } : {}),
     // Write times are bigint microseconds end to end. Blobs are views of the response frame, not
     // copies: every reader copies what it keeps (readCells' arena, ownBytes), so a second copy per
     // cell only fed the garbage collector.
     encoding: { useBigIntAsLong: true, copyBuffer: false },
     socketOptions: { readTimeout: config.requestTimeoutMs, connectTimeout: Math.min(config.requestTimeoutMs, 10_000) },
   });
-  const options = { prepare: true, isIdempotent: true, consistency: CONSISTENCY[config.consistency] };
+  // Levels per operation class: `execute` and `batch` write, `readRows` reads; a conditional
+  // statement (none today) would run its Paxos phase at the serial level.
+  const serialConsistency = SERIAL_CONSISTENCY[config.consistency.serial];
+  const options = { prepare: true, isIdempotent: true, consistency: CONSISTENCY[config.consistency.writes], serialConsistency };
+  const readOptions = { ...options, consistency: CONSISTENCY[config.consistency.reads] };
   let closed = false;
 
   const batchOptions = { ...options, logged: false };
@@ -106,7 +117,7 @@ export function createCassandraSession(config: ParsedCassandraStoreConfig): Cass
         let pageState: string | undefined;
         do {
           const page = await client.execute(s.query, [...s.params], {
-            ...options,
+            ...readOptions,
             fetchSize: fetchSize ?? Math.min(maxRows, MAX_FETCH_ROWS),
             // A text partition key's routing key is its UTF-8 bytes (as in replicaSetOf).
             ...(routingId === undefined ? {} : { routingKey: Buffer.from(routingId, 'utf8') }),

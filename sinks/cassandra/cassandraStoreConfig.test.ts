@@ -9,7 +9,7 @@ describe('cassandra store config', () => {
   it('fills in defaults: SimpleStrategy RF 1, LOCAL_QUORUM, 256 KiB chunks', () => {
     const c = parse(base);
     expect(c.replication).toEqual({ class: 'SimpleStrategy', replicationFactor: 1 });
-    expect([c.consistency, c.maxInlineValueBytes, c.chunkBytes, c.mutationConcurrency]).toEqual(['LOCAL_QUORUM', 262_144, 262_144, 16]);
+    expect([c.consistency, c.maxInlineValueBytes, c.chunkBytes, c.mutationConcurrency]).toEqual([{ writes: 'LOCAL_QUORUM', reads: 'LOCAL_QUORUM', serial: 'LOCAL_SERIAL' }, 262_144, 262_144, 16]);
     expect(c.namespaces).toEqual([{ name: 'links_out', chunking: true, resurrectionSafe: false }]);
   });
 
@@ -18,7 +18,7 @@ describe('cassandra store config', () => {
     [{ ...base, contactPoints: [] }, /contactPoints: /],
     [{ ...base, namespaces: [{ name: 'a-b' }] }, /namespaces\.0\.name: must match/],
     [{ ...base, replication: { class: 'NetworkTopologyStrategy', dataCenters: { "dc1': 1}; --": 1 } } }, /replication\.dataCenters/],
-    [{ ...base, consistency: 'EACH_QUORUM' }, /consistency: /],
+    [{ ...base, consistency: 'EACH_QUORUM' }, /consistency\.writes: /],
     [{ ...base, chunkBytes: 0 }, /chunkBytes: /],
     [{ ...base, keyspce: 'typo' }, /Unrecognized key/],
   ])('rejects a bad config naming the field (%#)', (input, message) => {
@@ -43,6 +43,13 @@ describe('cassandra store config', () => {
     [{ ...base, consistency: 'ALL', replication: { class: 'SimpleStrategy', replicationFactor: 3 } }],
     [{ ...base, consistency: 'LOCAL_ONE', replication: { class: 'NetworkTopologyStrategy', dataCenters: { datacenter1: 1, dc2: 3 } } }],
   ])('accepts levels whose reads overlap their writes (%#)', (input) => {
-    expect(parse(input).consistency).toBe(input.consistency);
+    expect(parse(input).consistency).toEqual({ writes: input.consistency, reads: input.consistency, serial: 'LOCAL_SERIAL' });
+  });
+
+  it('takes levels per operation class and checks reads against writes', () => {
+    const rf3 = { class: 'SimpleStrategy', replicationFactor: 3 };
+    expect(parse({ ...base, replication: rf3, consistency: { writes: 'ALL', reads: 'ONE', serial: 'SERIAL' } }).consistency).toEqual({ writes: 'ALL', reads: 'ONE', serial: 'SERIAL' });
+    expect(() => parse({ ...base, replication: rf3, consistency: { writes: 'ONE', reads: 'QUORUM' } })).toThrow('consistency: QUORUM reads with ONE writes cannot be used with replication factor 3');
+    expect(() => parse({ ...base, consistency: { writes: 'LOCAL_QUORUM', serial: 'QUORUM' } })).toThrow(/consistency\.serial/);
   });
 });

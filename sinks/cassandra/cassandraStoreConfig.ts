@@ -1,6 +1,8 @@
+import type { ConnectionOptions } from 'node:tls';
 import { z } from 'zod';
 import { namespacesSchema, valueLimitsSchema } from '../store/storeConfig.ts';
 import { quorumOverlapProblem } from './quorumOverlap.ts';
+import { consistencySchema, replicationSchema } from '../../schemas/config/cassandraConfig.ts';
 
 /**
  * Everything `createCassandraStore` accepts, declared once with defaults and
@@ -11,11 +13,7 @@ import { quorumOverlapProblem } from './quorumOverlap.ts';
 
 const MIB = 1024 * 1024;
 
-const DATA_CENTER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
-// EACH_QUORUM is left out: Cassandra refuses it for reads.
-export const CONSISTENCY_LEVELS = ['ONE', 'LOCAL_ONE', 'QUORUM', 'LOCAL_QUORUM', 'ALL'] as const;
-export type ConsistencyLevel = (typeof CONSISTENCY_LEVELS)[number];
+export { CONSISTENCY_LEVELS, type ConsistencyLevel, type Replication } from '../../schemas/config/cassandraConfig.ts';
 
 export const COMPACTION_STRATEGIES = [
   'SizeTieredCompactionStrategy',
@@ -25,16 +23,6 @@ export const COMPACTION_STRATEGIES = [
 ] as const;
 export const COMPRESSORS = ['LZ4Compressor', 'ZstdCompressor', 'SnappyCompressor', 'DeflateCompressor', 'none'] as const;
 
-const replicationSchema = z.discriminatedUnion('class', [
-  z.strictObject({ class: z.literal('SimpleStrategy'), replicationFactor: z.int().min(1).max(20).default(1) }),
-  z.strictObject({
-    class: z.literal('NetworkTopologyStrategy'),
-    dataCenters: z
-      .record(z.string().regex(DATA_CENTER_PATTERN, 'data-center names are letters, digits, _ . -'), z.int().min(1).max(20))
-      .refine((dcs) => Object.keys(dcs).length > 0, 'at least one data center'),
-  }),
-]);
-
 export const tableOptionsSchema = z.strictObject({
   /** Omitted options keep the server's defaults. */
   compaction: z.enum(COMPACTION_STRATEGIES).optional(),
@@ -42,7 +30,6 @@ export const tableOptionsSchema = z.strictObject({
   gcGraceSeconds: z.int().min(0).max(2 ** 31 - 1).optional(),
 });
 export type TableOptions = z.output<typeof tableOptionsSchema>;
-export type Replication = z.output<typeof replicationSchema>;
 
 export const cassandraStoreConfigSchema = z.strictObject({
   /** `host` or `host:port` strings. */
@@ -54,11 +41,12 @@ export const cassandraStoreConfigSchema = z.strictObject({
   namespaces: namespacesSchema,
   ...valueLimitsSchema.shape,
   /**
-   * The level of every read and write (docs/architecture.md §4 "Consistency levels"). It must
-   * make reads overlap writes (R + W > RF: the fan-out reads a link before it writes the next
-   * op), so ONE/LOCAL_ONE are refused when the replication counts more than one replica.
+   * Levels per operation class (docs/architecture.md §4 "Consistency levels"): `{ writes, reads,
+   * serial }`, or one level for reads and writes alike. Reads must overlap writes (R + W > RF:
+   * the fan-out reads a link before it writes the next op), so ONE/LOCAL_ONE are refused when
+   * the replication counts more than one replica.
    */
-  consistency: z.enum(CONSISTENCY_LEVELS).default('LOCAL_QUORUM'),
+  consistency: z.preprocess((v) => (typeof v === 'string' ? { writes: v, reads: v } : v), consistencySchema).default(consistencySchema.parse({})),
   tableOptions: tableOptionsSchema.default({}),
   /** Partition groups of one `mutateMany` written at the same time. */
   mutationConcurrency: z.int().min(1).max(1024).default(16),
@@ -97,10 +85,12 @@ export const cassandraStoreConfigSchema = z.strictObject({
   /** How often a read re-reads a row whose chunks went missing (a concurrent overwrite collected them). */
   chunkReadAttempts: z.int().min(1).max(10).default(3),
   requestTimeoutMs: z.int().min(100).max(600_000).default(12_000),
+  /** Password authentication (cassandra-driver's PlainTextAuthProvider). */
   credentials: z.strictObject({ username: z.string().min(1), password: z.string() }).optional(),
+  /** TLS to every node (Node's tls.connect options: ca, cert, key, rejectUnauthorized, …). */
+  sslOptions: z.custom<ConnectionOptions>((v) => typeof v === 'object' && v !== null, 'must be tls.ConnectionOptions').optional(),
 }).superRefine((c, ctx) => {
-  // One level today, for reads and writes alike.
-  const problem = quorumOverlapProblem({ read: c.consistency, write: c.consistency }, c.replication, c.localDataCenter);
+  const problem = quorumOverlapProblem({ read: c.consistency.reads, write: c.consistency.writes }, c.replication, c.localDataCenter);
   if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['consistency'], message: problem });
 });
 

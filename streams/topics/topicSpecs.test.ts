@@ -30,4 +30,13 @@ describe('topicSpecs', () => {
     expect(retention('edge-mutations.dlq')).toBe(String(30 * 86_400_000));
     expect(byKey['edge-mutations.dlq']?.configEntries).toContainEqual({ name: 'cleanup.policy', value: 'delete' });
   });
+
+  it('gives every topic the configured replication factor and min.insync.replicas', () => {
+    const durable = topicSpecs(defaultEdgestreamConfig({ topics: { replicationFactor: 3, minInsyncReplicas: 2 } }));
+    expect(durable.length).toBeGreaterThan(5);
+    for (const spec of durable) {
+      expect(spec.replicationFactor, spec.topic).toBe(3);
+      expect(spec.configEntries, spec.topic).toContainEqual({ name: 'min.insync.replicas', value: '2' });
+    }
+  });
 });

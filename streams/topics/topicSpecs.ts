@@ -11,6 +11,18 @@ export interface TopicSpec {
 }
 
 /**
+ * What every topic the project creates gets from `topics`: its replication factor and its
+ * `min.insync.replicas`, which with the producers' acks=all decides how many replicas hold a
+ * record before it is acknowledged.
+ */
+export function topicDurability(config: Pick<EdgestreamConfig, 'topics'>): { replicationFactor: number; configEntries: { name: string; value: string }[] } {
+  return {
+    replicationFactor: config.topics.replicationFactor,
+    configEntries: [{ name: 'min.insync.replicas', value: String(config.topics.minInsyncReplicas) }],
+  };
+}
+
+/**
  * Retention per role (config `retention`). The input and repair topics keep records
  * no longer than the resurrection horizon, so anything they hold can be replayed
  * safely; that is days, far longer than the longest repair schedule
@@ -26,14 +38,16 @@ type Role = 'input' | 'repair' | 'dlq';
  * is read by people and tools, not by a consumer group that needs parallelism.
  */
 export function topicSpecs(config: EdgestreamConfig): TopicSpec[] {
-  const { prefix, partitions, replicationFactor } = config.topics;
+  const { prefix, partitions } = config.topics;
+  const durability = topicDurability(config);
   const retentionMs = { input: config.retention.topicRetentionMs, repair: config.retention.topicRetentionMs, dlq: config.retention.dlqRetentionMs };
   const spec = (key: TopicKey, role: Role): TopicSpec => ({
     key,
     topic: topicName(prefix, key),
     numPartitions: role === 'dlq' ? 1 : partitions,
-    replicationFactor,
+    replicationFactor: durability.replicationFactor,
     configEntries: [
+      ...durability.configEntries,
       { name: 'cleanup.policy', value: 'delete' },
       { name: 'retention.ms', value: String(retentionMs[role]) },
     ],

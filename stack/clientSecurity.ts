@@ -1,0 +1,17 @@
+import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import type { KafkaConfig } from 'kafkajs';
+import type { ConnectionOptions } from 'node:tls';
+
+/**
+ * TLS and credentials for the three clients, with secrets already read. Built from the
+ * config's `cluster` section by cli/clusterClientOptions.ts; every place that builds a
+ * client from `StackEndpoints` spreads the matching part in.
+ */
+export interface ClientSecurity {
+  readonly kafka: Pick<KafkaConfig, 'ssl' | 'sasl'>;
+  readonly registry: Pick<ConstructorParameters<typeof SchemaRegistry>[0], 'auth' | 'agent' | 'middlewares'>;
+  readonly cassandra: {
+    readonly sslOptions?: ConnectionOptions;
+    readonly credentials?: { readonly username: string; readonly password: string };
+  };
+}
