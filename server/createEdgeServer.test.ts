@@ -1,3 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import https from 'node:https';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EdgeReader, NeighbourPageOptions } from '../reads/index.ts';
@@ -89,5 +95,43 @@ describe('createEdgeServer: bounds against hostile request patterns', () => {
     server = await createEdgeServer({ reader: {} as EdgeReader, producer: {} as EdgeProducer, gate, readiness: [], limits: limits({ allowUnauthenticated: true }), logger: pino({ level: 'silent' }) });
     const base = await server.listen(0, '0.0.0.0');
     expect((await fetch(base.replace('0.0.0.0', '127.0.0.1') + '/healthz')).status).toBe(200);
+  });
+  it('cuts a client that trickles its request body slower than server.requestTimeoutMs (408, connection closed)', async () => {
+    const base = await serve({ requestTimeoutMs: 1_000 });
+    const socket = net.connect(Number(new URL(base).port), '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d: Buffer) => (answer += d.toString()));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write('POST /v1/mutations HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{');
+    let sent = 0;
+    const trickle = setInterval(() => void (socket.writable && sent++ < 200 && socket.write(' ')), 100);
+    await closed;
+    clearInterval(trickle);
+    expect(sent).toBeLessThan(200); // cut before the body was complete
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  const openssl = (() => {
+    try {
+      execFileSync('openssl', ['version'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+  it.skipIf(!openssl)('serves HTTPS with server.tls (a certificate made now by openssl), and names the field of a missing file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgestream-tls-'));
+    const [certFile, keyFile] = [path.join(dir, 'server.pem'), path.join(dir, 'server.key')];
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile], { stdio: 'ignore' });
+    try {
+      const base = await serve({ tls: { certFile, keyFile } });
+      expect(base).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const status = await new Promise<number | undefined>((resolve, reject) => https.get(`${base}/healthz`, { ca: fs.readFileSync(certFile) }, (r) => resolve(r.statusCode)).on('error', reject));
+      expect(status).toBe(200);
+      await expect(serve({ tls: { certFile: path.join(dir, 'absent.pem'), keyFile } })).rejects.toThrow(/^server\.tls\.certFile: cannot read/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

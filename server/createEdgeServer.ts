@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { ServerOptions } from 'node:http';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -44,9 +45,19 @@ export interface EdgeServer {
 /** Header paths a log line may carry a credential at; pino replaces their values. */
 const REDACTED_PATHS = ['req.headers.authorization', 'headers.authorization', 'request.headers.authorization', 'authorization', '*.authorization'];
 
-/** `server.tls` → the listener's key pair, read at start (a missing file fails the start naming its field). */
-function httpsOptions(tls: EdgestreamConfig['server']['tls']): { https: { cert: Buffer; key: Buffer } } | Record<string, never> {
-  if (!tls) return {};
+/**
+ * Node's listener options: the whole request (headers and body) within `requestTimeoutMs`,
+ * checked every quarter of it (Node's default check runs every 30 s); with `server.tls`, the
+ * key pair, read at start (a missing file fails the start naming its field).
+ */
+function listenerOptions(limits: EdgestreamConfig['server']): { http: ServerOptions } | { https: ServerOptions & { cert: Buffer; key: Buffer } } {
+  const http: ServerOptions = {
+    requestTimeout: limits.requestTimeoutMs,
+    headersTimeout: Math.min(limits.requestTimeoutMs, 60_000),
+    connectionsCheckingInterval: Math.max(250, Math.floor(limits.requestTimeoutMs / 4)),
+  };
+  const { tls } = limits;
+  if (!tls) return { http };
   const read = (field: 'certFile' | 'keyFile') => {
     try {
       return fs.readFileSync(tls[field]);
@@ -54,7 +65,7 @@ function httpsOptions(tls: EdgestreamConfig['server']['tls']): { https: { cert: 
       throw new Error(`server.tls.${field}: cannot read ${tls[field]}: ${(e as Error).message}`, { cause: e });
     }
   };
-  return { https: { cert: read('certFile'), key: read('keyFile') } };
+  return { https: { ...http, cert: read('certFile'), key: read('keyFile') } };
 }
 
 /** Refuses to serve without authentication where other machines can reach the listener, unless the operator said so. */
@@ -79,7 +90,7 @@ export async function createEdgeServer(opts: EdgeServerOptions): Promise<EdgeSer
     // A slowly trickled request is cut (408); an idle connection, one waiting for a slow answer included, closed.
     requestTimeout: opts.limits.requestTimeoutMs,
     connectionTimeout: opts.limits.connectionTimeoutMs,
-    ...httpsOptions(opts.limits.tls),
+    ...listenerOptions(opts.limits),
     return503OnClosing: true,
     // Unknown parameters are refused, not dropped; `discriminator` picks the mutation's variant by `op` (precise errors).
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true, discriminator: true, allowUnionTypes: true } },
