@@ -66,8 +66,9 @@ program
 
 program
   .command('init')
-  .description('create the topics, register the schemas and create the keyspace and namespaces (idempotent)')
-  .action(() => withCommandContext(globals(), async (ctx) => initCommand({ ...ctx, store: await ctx.store() })));
+  .description('create the topics, register the schemas and create the keyspace and namespaces (idempotent); refuses an existing keyspace or topic that differs from the config, naming each difference')
+  .option('--apply', 'change what differs where that is safe (keyspace replication, topic min.insync.replicas) and say what cannot be changed', false)
+  .action((o: { apply: boolean }) => withCommandContext(globals(), (ctx) => initCommand({ ...ctx, apply: o.apply })));
 
 program
   .command('run')

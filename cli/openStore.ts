@@ -4,6 +4,11 @@ import { edgestreamNamespaces } from '../sinks/namespaces/index.ts';
 import type { TwoLevelMapStore } from '../sinks/store/TwoLevelMapStore.ts';
 import type { StackEndpoints } from '../stack/endpoints.ts';
 
+/** Where Cassandra is and how to reach it (TLS, credentials), as cassandra-driver's Client takes it. */
+export function cassandraConnection(endpoints: StackEndpoints) {
+  return { contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc, ...endpoints.security?.cassandra };
+}
+
 /**
  * The one bridge from the edgestream config to the store's config: where Cassandra is and how to
  * reach it (endpoints, TLS, credentials), the keyspace and its replication, the levels per
@@ -11,9 +16,7 @@ import type { StackEndpoints } from '../stack/endpoints.ts';
  */
 export function cassandraStoreConfigFor(endpoints: StackEndpoints, config: EdgestreamConfig) {
   return {
-    contactPoints: [...endpoints.cassandraContactPoints],
-    localDataCenter: endpoints.cassandraLocalDc,
-    ...endpoints.security?.cassandra,
+    ...cassandraConnection(endpoints),
     keyspace: config.cassandra.keyspace,
     replication: config.cassandra.replication,
     consistency: config.cassandra.consistency,

@@ -20,7 +20,7 @@ import { httpNeighbourPages } from '../demo/httpNeighbourPages.ts';
 import { measurePaired, timeFullScan, timeNewestPage } from '../demo/measurePaired.ts';
 import { startEdgeService, type RunningService } from './serve.ts';
 import { waitForQuietPipeline } from '../demo/waitForQuietPipeline.ts';
-import { openStore } from '../openStore.ts';
+import { cassandraConnection, openStore } from '../openStore.ts';
 import { createProgress } from '../progress.ts';
 import { createRandom } from '../workload/createRandom.ts';
 import { createZipfSampler } from '../workload/createZipfSampler.ts';
@@ -65,7 +65,7 @@ export async function demoCommand(ctx: CommandContext, o: DemoOptions): Promise<
   const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde, store, config, logger });
   const serving = createServingPartitions(store, config);
   const producer = createEdgeProducer({ kafka: ctx.kafka, serde, config });
-  const cql = new cassandra.Client({ contactPoints: [...ctx.endpoints.cassandraContactPoints], localDataCenter: ctx.endpoints.cassandraLocalDc, ...ctx.endpoints.security?.cassandra });
+  const cql = new cassandra.Client(cassandraConnection(ctx.endpoints));
   const target = { type: 'follows', vertex: CELEBRITY };
   let pipelineStopped = false;
   let service: RunningService | undefined;

@@ -4,6 +4,7 @@ import { legacyBagWrites } from '../../processors/migration/legacyBagWrites.ts';
 import { EDGE_ID_SEPARATOR, edgePropsNamespace, encodeVertexKey, forwardLinkNamespace } from '../../sinks/namespaces/index.ts';
 import type { Cell, TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
 import type { StackEndpoints } from '../../stack/endpoints.ts';
+import { cassandraConnection } from '../openStore.ts';
 
 /** Every key of the old layout sorts at or after this: old keys are bare names, never starting with 0x00. */
 const FIRST_LEGACY_KEY = Uint8Array.of(0x01);
@@ -22,7 +23,7 @@ export interface MigrateBagsReport {
  * upgraded pipeline runs and safe to repeat; run it once every processor runs the new code.
  */
 export async function migrateBagsCommand(endpoints: StackEndpoints, config: EdgestreamConfig, store: TwoLevelMapStore): Promise<MigrateBagsReport> {
-  const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc, ...endpoints.security?.cassandra });
+  const cql = new cassandra.Client(cassandraConnection(endpoints));
   let partitions = 0;
   let moved = 0;
   try {

@@ -36,6 +36,10 @@ export function createKeyspaceCql(keyspace: string, replication: Replication): s
   return `CREATE KEYSPACE IF NOT EXISTS ${quoteIdentifier(keyspace)} WITH replication = ${replicationMap(replication)}`;
 }
 
+export function alterKeyspaceCql(keyspace: string, replication: Replication): string {
+  return `ALTER KEYSPACE ${quoteIdentifier(keyspace)} WITH replication = ${replicationMap(replication)}`;
+}
+
 /** The two-level map table of DESIGN.md section 4. */
 export function createNamespaceTableCql(keyspace: string, namespace: string, options: NamespaceTableOptions): string {
   return (
