@@ -25,7 +25,7 @@ export async function smokeCommand(opts: { keepStack: boolean; config?: string |
   const topic = `edgestream.smoke.${runId}`;
   const keyspace = 'edgestream_smoke';
   const admin = kafka.admin();
-  const producer = kafka.producer({ idempotent: true, createPartitioner: Partitioners.DefaultPartitioner });
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
   const consumer = kafka.consumer({ groupId: `edgestream-smoke-${runId}` });
   const store = await createCassandraStore({
     contactPoints: [...stack.endpoints.cassandraContactPoints],
