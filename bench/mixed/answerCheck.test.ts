@@ -23,10 +23,10 @@ describe('compareAnswers', () => {
     const same = target({ a: rows, x: rows }, { a: 2n, x: 2n });
     const other = target({ a: rows, x: [rows[1] as LinkRow, rows[0] as LinkRow] }, { a: 2n, x: 1n });
     const vertices = [{ src: 'a', dsts: ['b'] }, { src: 'x', dsts: ['b', 'c'] }];
-    expect(await compareAnswers({ edgestream: same, raw: same, vertices, compareCounts: true })).toMatchObject({ pageDifferences: 0, multigetDifferences: 0, countDifferences: 0 });
-    const r = await compareAnswers({ edgestream: same, raw: other, vertices, compareCounts: true });
+    expect(await compareAnswers({ a: same, b: same, vertices, compareCounts: true })).toMatchObject({ pageDifferences: 0, multigetDifferences: 0, countDifferences: 0 });
+    const r = await compareAnswers({ a: same, b: other, vertices, compareCounts: true });
     expect(r).toMatchObject({ vertices: 2, pageDifferences: 1, multigetDifferences: 0, countDifferences: 1 });
     expect(r.examples[0]).toMatch(/^page of x: #0: b@2:AA== vs c@1:/);
-    expect((await compareAnswers({ edgestream: same, raw: other, vertices, compareCounts: false })).countDifferences).toBe(0);
+    expect((await compareAnswers({ a: same, b: other, vertices, compareCounts: false })).countDifferences).toBe(0);
   });
 });

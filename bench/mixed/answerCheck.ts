@@ -20,15 +20,16 @@ export interface AnswerCheck {
 }
 
 /**
- * Before the request phase, both systems must give the same answers: for
+ * Before the request phase, two systems must give the same answers (the
+ * examples read "a vs b"): for
  * each sampled vertex, the newest-first page of 50 (peers, times and data in
  * order), a multi-get of its first loaded links and a count of it. Counts are
  * compared only when `compareCounts` (they are a projection that may not
  * have settled).
  */
 export async function compareAnswers(o: {
-  edgestream: MixTarget;
-  raw: MixTarget;
+  a: MixTarget;
+  b: MixTarget;
   vertices: readonly { readonly src: string; readonly dsts: readonly string[] }[];
   compareCounts: boolean;
 }): Promise<AnswerCheck> {
@@ -45,15 +46,15 @@ export async function compareAnswers(o: {
   await Promise.all(
     o.vertices.map(({ src, dsts }) =>
       limit(async () => {
-        const [pe, pr] = await Promise.all([o.edgestream.page(src, LINKS_LIST_LIMIT), o.raw.page(src, LINKS_LIST_LIMIT)]);
+        const [pe, pr] = await Promise.all([o.a.page(src, LINKS_LIST_LIMIT), o.b.page(src, LINKS_LIST_LIMIT)]);
         if (note('page', src, firstDifference(pe.map(rowText), pr.map(rowText)))) pageDifferences++;
         if (dsts.length > 0) {
           const byDst = (xs: PointLink[]) => xs.map(pointText).sort();
-          const [me, mr] = await Promise.all([o.edgestream.links(src, dsts), o.raw.links(src, dsts)]);
+          const [me, mr] = await Promise.all([o.a.links(src, dsts), o.b.links(src, dsts)]);
           if (note('multi-get', src, firstDifference(byDst(me), byDst(mr)))) multigetDifferences++;
         }
         if (o.compareCounts) {
-          const [ce, cr] = await Promise.all([o.edgestream.count(src), o.raw.count(src)]);
+          const [ce, cr] = await Promise.all([o.a.count(src), o.b.count(src)]);
           if (note('count', src, ce === cr ? undefined : `${ce} vs ${cr}`)) countDifferences++;
         }
       }),

@@ -22,8 +22,12 @@ export interface MixedBenchArgs {
   readonly rawLoadConcurrency: number;
   /** Whether edgestream's processes keep running (`running`) or are stopped (`paused`) while the raw anchor is measured. */
   readonly rawBeside: 'paused' | 'running';
+  /** The PostgreSQL 15 anchor: `on` fails when it cannot run, `auto` (no flag) runs it when the server binaries are found. */
+  readonly postgres: 'auto' | 'on' | 'off';
   readonly keep: boolean;
   readonly out: string | undefined;
+  /** Directory for V8 CPU profiles of the processor child (`--cpu-prof`). */
+  readonly cpuProfDir: string | undefined;
   readonly help: boolean;
 }
 
@@ -35,7 +39,7 @@ export const USAGE = `npx tsx bench/mixed/main.ts [flags]   (npm run bench:mixed
 LinkBench's link-only mix against edgestream (reads over HTTP from \`edgestream serve\`,
 writes as EdgeMutation records through the producer SDK, real \`edgestream run\`
 processors) and, in the same run on the same Cassandra, the raw cassandra-driver doing
-the least work the same answers need. See bench/mixed/README.md.
+the least work the same answers need, and PostgreSQL 15 with LinkBench's schema. See bench/mixed/README.md.
 
   --ids <n>                  vertices of the graph (default ${DEFAULT_IDS}; --ids 5000 for a smoke run)
   --mean-degree <f>          mean out-degree (default 9)
@@ -52,9 +56,12 @@ the least work the same answers need. See bench/mixed/README.md.
   --answer-sample <n>        vertices whose answers are compared between the systems before the mix (default 200)
   --visible-share <f>        share of edgestream writes followed until a read sees them (default 0.05)
   --raw-load-concurrency <n> requests in flight while loading the raw tables (default 64)
-  --raw-beside <mode>        paused (default): edgestream's processor and server are stopped (SIGSTOP) while the
-                             raw anchor runs, one system up at a time; running: they keep running beside it
+  --raw-beside <mode>        paused (default): edgestream's processor and server are stopped (SIGSTOP) while an
+                             anchor (raw, postgres) runs, one system up at a time; running: they keep running beside it
+  --postgres <on|off>        the PostgreSQL 15 anchor (own server, started for its phases, paused otherwise; default: on
+                             when the postgres and initdb binaries are found, else skipped with the reason; on: fail then)
   --keep                     keep the keyspaces and topics (default: drop/delete them)
+  --cpu-prof <dir>           write V8 CPU profiles of the processor child to <dir> (node --cpu-prof; open in Chrome DevTools)
   --out <file>               result JSON (default bench/results/mixed-latest.json for --ids >= ${DEFAULT_IDS} and
                              --seconds >= ${DEFAULT_SECONDS}, else bench/results/mixed-small.json)
 `;
@@ -87,13 +94,17 @@ export function parseMixedArgs(argv: readonly string[]): MixedBenchArgs {
       'visible-share': { type: 'string' },
       'raw-load-concurrency': { type: 'string' },
       'raw-beside': { type: 'string' },
+      postgres: { type: 'string' },
       keep: { type: 'boolean', default: false },
       out: { type: 'string' },
+      'cpu-prof': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   const rawBeside = values['raw-beside'] ?? 'paused';
   if (rawBeside !== 'paused' && rawBeside !== 'running') throw new Error(`--raw-beside must be paused or running, got "${rawBeside}"`);
+  const postgres = values.postgres ?? 'auto';
+  if (postgres !== 'on' && postgres !== 'off' && postgres !== 'auto') throw new Error(`--postgres must be on or off, got "${postgres}"`);
   const ids = intFlag('ids', values.ids, DEFAULT_IDS, 100);
   return {
     ids,
@@ -112,8 +123,10 @@ export function parseMixedArgs(argv: readonly string[]): MixedBenchArgs {
     visibleShare: numberFlag('visible-share', values['visible-share'], 0.05, (n) => n > 0 && n <= 1, 'a number in (0, 1]'),
     rawLoadConcurrency: intFlag('raw-load-concurrency', values['raw-load-concurrency'], 64, 1, 4_096),
     rawBeside,
+    postgres,
     keep: values.keep ?? false,
     out: values.out,
+    cpuProfDir: values['cpu-prof'],
     help: values.help ?? false,
   };
 }

@@ -29,10 +29,13 @@ import { sampleRanks, waitForCountsToSettle } from './countSettle.ts';
 import { carriesMutation, createEdgestreamTarget } from './edgestreamTarget.ts';
 import { createLinkGraph, vertexId, type LinkGraph } from './linkGraph.ts';
 import { createProcessPause } from './pauseProcesses.ts';
+import { planPostgres, startPostgresAnchor, type PostgresAnchor, type PostgresPlan } from './postgresAnchor.ts';
+import type { PostgresServer } from './postgresServer.ts';
+import type { PostgresLinkStore } from './postgresTarget.ts';
 import { createRawLinkStore } from './rawLinkStore.ts';
 import { waitForRepairDrain } from './repairDrain.ts';
 import { buildResult, printSummary, type MixedFigures, type RepeatBlocks } from './report.ts';
-import { runRequestBlock, type BlockResult, type SystemName } from './requestBlock.ts';
+import { blockOrder, runRequestBlock, type BlockResult, type SystemName } from './requestBlock.ts';
 import { labelValue } from './serverTimings.ts';
 import { createVisibilityProbe } from './visibilityProbe.ts';
 
@@ -40,15 +43,18 @@ const EDGE_TYPE = 'link';
 const status = createStatusLine();
 const say = (line: string) => status.log(line);
 
-/** What a signal or a failure must undo: continue paused processes, stop the children, drop the keyspaces and topics. */
-const live: { pause?: ReturnType<typeof createProcessPause>; server?: ServeChild; child?: ProcessorChild; run?: BenchRun; rawKeyspace?: string; keep?: boolean } = {};
+/** What a signal or a failure must undo: continue paused processes, stop the children and the PostgreSQL server, drop the keyspaces and topics. */
+const live: { pause?: ReturnType<typeof createProcessPause>; server?: ServeChild; child?: ProcessorChild; postgres?: PostgresServer; pgStore?: PostgresLinkStore; run?: BenchRun; rawKeyspace?: string; keep?: boolean } = {};
 let cleaning: Promise<void> | undefined;
 const cleanup = (endpoints: Parameters<typeof dropKeyspace>[0]) =>
   (cleaning ??= (async () => {
     live.pause?.resume();
     await live.server?.stop().catch(() => undefined);
     await live.child?.stop(15_000).catch(() => undefined);
-    if (live.keep) return say(`--keep: keyspaces ${live.run?.config.cassandra.keyspace} and ${live.rawKeyspace}, topics ${live.run?.config.topics.prefix}* left in place`);
+    live.postgres?.resume();
+    await live.pgStore?.close().catch(() => undefined);
+    await live.postgres?.stop().catch((e: unknown) => say(`postgres stop: ${String(e)}`));
+    if (live.keep) return say(`--keep: keyspaces ${live.run?.config.cassandra.keyspace} and ${live.rawKeyspace}, topics ${live.run?.config.topics.prefix}* left in place${live.postgres ? `; PostgreSQL's data in ${live.postgres.dataDir} (server stopped)` : ''}`);
     await live.run?.cleanup().catch((e: unknown) => say(`cleanup: ${String(e)}`));
     if (live.rawKeyspace) await dropKeyspace(endpoints, live.rawKeyspace).catch((e: unknown) => say(`drop ${live.rawKeyspace}: ${String(e)}`));
   })());
@@ -60,6 +66,8 @@ async function main(): Promise<void> {
     return;
   }
   const started = new Date();
+  const postgresPlan = planPostgres(args.postgres);
+  if ('skipped' in postgresPlan) say(`postgres anchor: not run (${postgresPlan.skipped})`);
   const stack = await resolveStack({ log: (l) => say(`[stack] ${l}`), keepRunning: false });
   const { endpoints } = stack;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -91,7 +99,7 @@ async function main(): Promise<void> {
       repoRoot: REPO_ROOT,
       entry: 'bin/edgestream.js',
       args: ['--config', run.configFile, 'run'],
-      nodeArgs: PROCESSOR_NODE_FLAGS,
+      nodeArgs: args.cpuProfDir ? [...PROCESSOR_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${path.resolve(args.cpuProfDir)}`] : PROCESSOR_NODE_FLAGS,
       env: { ...process.env, ...endpointsToEnv(endpoints), LOG_LEVEL: 'info' },
       logFile: path.join(run.dir, 'processor.log'),
     });
@@ -106,7 +114,7 @@ async function main(): Promise<void> {
     const graph = createLinkGraph({ ids: args.ids, meanDegree: args.meanDegree, degreeExponent: args.degreeExponent, seed: args.seed, loadTime: BigInt(Date.now()) * 1_000n, timeSpanMicros: 86_400_000_000n });
     const producer = createEdgeProducer({ kafka, serde: createAvroSerde({ registry }), config: run.config });
     try {
-      const figures = await measure(args, { graph, run, child, server, pids, producer, cql, agent, admin });
+      const figures = await measure(args, { graph, run, child, server, pids, producer, cql, agent, admin, postgresPlan });
       const result = buildResult({ args, started, versions, code, config: run.config, figures, machine: machine() });
       printSummary(result);
       const small = args.ids < DEFAULT_IDS || args.seconds < DEFAULT_SECONDS;
@@ -141,6 +149,7 @@ async function measure(
     cql: cassandra.Client;
     agent: http.Agent;
     admin: ReturnType<ReturnType<typeof connectClients>['kafka']['admin']>;
+    postgresPlan: PostgresPlan;
   },
 ): Promise<MixedFigures> {
   const { graph, run, child, producer } = x;
@@ -194,33 +203,56 @@ async function measure(
   const rawLoad = await withCpu({ ...x.pids, bench: process.pid }, () => raw.load(graph, { concurrency: args.rawLoadConcurrency, status, label: 'raw load' }));
   status.done(`raw load: ${fmt(rawLoad.links)} links in ${rawLoad.seconds} s (${fmt(rawLoad.linksPerSecond)} links/s at ${rawLoad.concurrency} in flight); ${cpuNote(rawLoad.cpu)}`);
 
-  const probe = createVisibilityProbe({ every: Math.max(1, Math.round(1 / args.visibleShare)), sees: carriesMutation(x.server.url, EDGE_TYPE, x.agent) });
-  const edgestream = createEdgestreamTarget({ baseUrl: x.server.url, edgeType: EDGE_TYPE, agent: x.agent, producer, onWrite: (w) => probe.onWrite(w) });
-  const answers = await compareAnswers({
-    edgestream,
-    raw: raw.target,
-    vertices: ranks.slice(0, args.answerSample).map((v) => ({ src: vertexId(v), dsts: Array.from({ length: Math.min(3, graph.degree(v)) }, (_, j) => graph.linkAt(v, j).dst) })),
-    compareCounts: settle.settled,
-  });
-  const differences = answers.pageDifferences + answers.multigetDifferences + answers.countDifferences;
-  say(`answers before the mix (${answers.vertices} vertices): ${differences === 0 ? 'the same on both systems' : `${answers.pageDifferences} page, ${answers.multigetDifferences} multi-get, ${answers.countDifferences} count DIFFERENCES: ${answers.examples.join('; ')}`}${settle.settled ? '' : ' (counts not compared: not settled)'}`);
-
-  say(`\n── request phase: ${args.clients} clients, ${args.warmupSeconds} + ${args.seconds} s per block, systems alternating; edgestream ${args.rawBeside === 'paused' ? 'paused (SIGSTOP)' : 'running'} during raw blocks ──`);
   const pause = createProcessPause([child.pid, x.server.pid]);
   live.pause = pause;
+  let pg: PostgresAnchor | undefined;
+  if ('bins' in x.postgresPlan) {
+    say(`\n── postgres anchor: its own server, loaded with the same links (edgestream paused meanwhile) ──`);
+    pause.pause();
+    pg = await startPostgresAnchor({
+      bins: x.postgresPlan.bins,
+      dir: run.dir,
+      graph,
+      clients: args.clients,
+      pids: x.pids,
+      status,
+      onServer: (s) => {
+        live.postgres = s.server;
+        live.pgStore = s.store;
+      },
+    });
+    pause.resume();
+  }
+
+  const probe = createVisibilityProbe({ every: Math.max(1, Math.round(1 / args.visibleShare)), sees: carriesMutation(x.server.url, EDGE_TYPE, x.agent) });
+  const edgestream = createEdgestreamTarget({ baseUrl: x.server.url, edgeType: EDGE_TYPE, agent: x.agent, producer, onWrite: (w) => probe.onWrite(w) });
+  const sampled = ranks.slice(0, args.answerSample).map((v) => ({ src: vertexId(v), dsts: Array.from({ length: Math.min(3, graph.degree(v)) }, (_, j) => graph.linkAt(v, j).dst) }));
+  const answers = await compareAnswers({ a: edgestream, b: raw.target, vertices: sampled, compareCounts: settle.settled });
+  const differences = answers.pageDifferences + answers.multigetDifferences + answers.countDifferences;
+  say(`answers before the mix (${answers.vertices} vertices): ${differences === 0 ? 'the same on both systems' : `${answers.pageDifferences} page, ${answers.multigetDifferences} multi-get, ${answers.countDifferences} count DIFFERENCES: ${answers.examples.join('; ')}`}${settle.settled ? '' : ' (counts not compared: not settled)'}`);
+  const pgAnswers = pg && (await compareAnswers({ a: pg.store.target, b: raw.target, vertices: sampled, compareCounts: true }));
+  if (pgAnswers) {
+    const d = pgAnswers.pageDifferences + pgAnswers.multigetDifferences + pgAnswers.countDifferences;
+    say(`answers before the mix, postgres vs raw (${pgAnswers.vertices} vertices, counts included): ${d === 0 ? 'the same' : `${pgAnswers.pageDifferences} page, ${pgAnswers.multigetDifferences} multi-get, ${pgAnswers.countDifferences} count DIFFERENCES: ${pgAnswers.examples.join('; ')}`}`);
+  }
+
+  const systems: SystemName[] = pg ? ['edgestream', 'raw', 'postgres'] : ['edgestream', 'raw'];
+  say(`\n── request phase: ${args.clients} clients, ${args.warmupSeconds} + ${args.seconds} s per block, ${systems.join(', ')} in rotating order; edgestream ${args.rawBeside === 'paused' ? 'paused (SIGSTOP)' : 'running'} during the anchors' blocks${pg ? ', postgres paused (SIGSTOP) outside its own' : ''} ──`);
   const pids = { ...x.pids, bench: process.pid };
   const repeats: RepeatBlocks[] = [];
   for (let r = 1; r <= args.repeats; r++) {
-    const order: SystemName[] = r % 2 === 1 ? ['edgestream', 'raw'] : ['raw', 'edgestream'];
+    const order = blockOrder(systems, r);
     const blocks: Partial<Record<SystemName, BlockResult>> = {};
     for (const system of order) {
-      if (system === 'raw' && args.rawBeside === 'paused') pause.pause();
+      if (system !== 'edgestream' && args.rawBeside === 'paused') pause.pause();
       else pause.resume();
+      if (system === 'postgres') pg?.server.resume();
+      else pg?.server.pause();
       if (child.exitedEarly()) throw new Error(`the processor child exited:\n${child.tail().join('\n')}`);
       const label = `[r${r} ${system}]`;
       const b = await runRequestBlock({
         system,
-        target: system === 'edgestream' ? edgestream : raw.target,
+        target: system === 'edgestream' ? edgestream : system === 'raw' ? raw.target : (pg as PostgresAnchor).store.target,
         graph,
         repeat: r,
         seed: args.seed,
@@ -229,8 +261,7 @@ async function measure(
         warmupSeconds: args.warmupSeconds,
         seconds: args.seconds,
         pids,
-        cql: x.cql,
-        keyspace: system === 'edgestream' ? run.config.cassandra.keyspace : raw.keyspace,
+        ...(system === 'postgres' ? { trees: { postgres: (pg as PostgresAnchor).server.pid } } : { cassandra: { cql: x.cql, keyspace: system === 'edgestream' ? run.config.cassandra.keyspace : raw.keyspace } }),
         ...(system === 'edgestream' ? { probe, scrapeServer: () => getText(x.agent, `${x.server.url}/metrics`) } : {}),
         status,
         label,
@@ -240,12 +271,19 @@ async function measure(
         `${label} ${fmt(b.opsPerSecond, 1)} ops/s (${fmt(b.ops)} ops, ${b.errors} errors${b.errors ? `: ${Object.values(b.byKind).find((k) => k.firstError)?.firstError}` : ''}); GET_LINKS_LIST p50 ${b.byKind.GET_LINKS_LIST.p50Ms} / p99 ${b.byKind.GET_LINKS_LIST.p99Ms} ms; ADD_LINK p50 ${b.byKind.ADD_LINK.p50Ms} / p99 ${b.byKind.ADD_LINK.p99Ms} ms${b.visibility ? `; write → visible p50 ${b.visibility.p50Ms} / p99 ${b.visibility.p99Ms} ms (${b.visibility.samples} samples)` : ''}${b.server ? `; server's own mean per request: ${b.server.httpMs.filter((h) => labelValue(h.labels, 'status') === '200' && labelValue(h.labels, 'route') !== '/metrics').map((h) => `${labelValue(h.labels, 'route')} ${h.mean} ms`).join(', ')}` : ''}; cores ${Object.entries(b.cpu.coresByProcess).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ')}; machine busy ${b.cpu.machineBusyCores}/${b.cpu.machineCores}`,
       );
     }
-    repeats.push({ repeat: r, order, edgestream: blocks.edgestream as BlockResult, raw: blocks.raw as BlockResult });
+    repeats.push({ repeat: r, order, edgestream: blocks.edgestream as BlockResult, raw: blocks.raw as BlockResult, ...(blocks.postgres ? { postgres: blocks.postgres } : {}) });
   }
   pause.resume();
+  if (pg) {
+    // Up only for its phases: stopped as soon as its last block is done.
+    pg.server.resume();
+    await pg.store.close();
+    await pg.server.stop();
+  }
   const topicRecords = (name: 'edge-mutations.repair' | 'edge-mutations.dlq') => endOffsetTotal(x.admin, topicName(run.config.topics.prefix, name)).catch(() => -1);
   const pipeline = { warnings: child.counts.warn, errors: child.counts.error + child.counts.fatal, repairRecords: await topicRecords('edge-mutations.repair'), dlqRecords: await topicRecords('edge-mutations.dlq') };
-  return { graph: { ids: graph.spec.ids, links: graph.totalLinks, maxDegree: graph.maxDegree, meanDegree: args.meanDegree }, load, counts, rawLoad, answers, repeats, pipeline };
+  const postgres = pg && pgAnswers ? { postgres: { settings: pg.server.settings, load: pg.load, answers: pgAnswers } } : { postgresSkipped: 'skipped' in x.postgresPlan ? x.postgresPlan.skipped : 'not run' };
+  return { graph: { ids: graph.spec.ids, links: graph.totalLinks, maxDegree: graph.maxDegree, meanDegree: args.meanDegree }, load, counts, rawLoad, answers, ...postgres, repeats, pipeline };
 }
 
 main().catch((e: unknown) => {

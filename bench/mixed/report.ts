@@ -9,14 +9,26 @@ import { LINKBENCH_MIX, LINKS_LIST_LIMIT, MULTIGET_MAX, OP_KINDS, P_EXISTING } f
 import type { BlockResult, SystemName } from './requestBlock.ts';
 import { labelValue, type MeanOver, type ServerTimings } from './serverTimings.ts';
 
-/** Issue 24's absolute targets (the others are relative to PostgreSQL, which this bench does not run). */
-export const TARGETS = { countSettleSeconds: 60, writeVisibleP99Ms: 1_000 } as const;
+/** Issue 24's targets: absolute ones, and edgestream's throughput and read p99 against PostgreSQL's in the same run. */
+export const TARGETS = { countSettleSeconds: 60, writeVisibleP99Ms: 1_000, opsPerSecondVsPostgres: 0.5, readP99VsPostgres: 3 } as const;
+/** The reads issue 24 bounds by PostgreSQL's p99. */
+const P99_BOUNDED = ['GET_LINKS_LIST', 'MULTIGET_LINK'] as const;
 
 export interface RepeatBlocks {
   readonly repeat: number;
   readonly order: readonly SystemName[];
   readonly edgestream: BlockResult;
   readonly raw: BlockResult;
+  readonly postgres?: BlockResult;
+}
+
+/** The PostgreSQL anchor's server, load and answer check (absent with --postgres off or when it cannot run). */
+export interface PostgresFigures {
+  /** SHOW of the settings the figures come with (durability, memory, version). */
+  readonly settings: Readonly<Record<string, string>>;
+  readonly load: { readonly links: number; readonly seconds: number; readonly linksPerSecond: number; readonly batchLinks: number; readonly concurrency: number; readonly vacuumAnalyzeSeconds: number; readonly cpu: PhaseCpu };
+  /** PostgreSQL against the raw anchor before the mix, counts included (both keep them in their writes). */
+  readonly answers: AnswerCheck;
 }
 
 export interface MixedFigures {
@@ -31,6 +43,9 @@ export interface MixedFigures {
   readonly counts: CountSettle & { readonly recountRounds: number; readonly recountMarks: number };
   readonly rawLoad: { readonly links: number; readonly seconds: number; readonly linksPerSecond: number; readonly concurrency: number; readonly cpu: PhaseCpu };
   readonly answers: AnswerCheck;
+  readonly postgres?: PostgresFigures;
+  /** Why there is no PostgreSQL anchor, when there is none. */
+  readonly postgresSkipped?: string;
   readonly repeats: readonly RepeatBlocks[];
   /** The processor child's warn/error log lines and the repair and DLQ topics' records at the end. */
   readonly pipeline: { readonly warnings: number; readonly errors: number; readonly repairRecords: number; readonly dlqRecords: number };
@@ -43,13 +58,14 @@ const METHOD = {
   load: 'every link published as an ADD_EDGE EdgeMutation (edge_time, data) through the producer SDK (streams/producer) flat out, at most 8 000 unacknowledged, while real processors run (`node bin/edgestream.js --config <run> run`: every stage, a child process); fan-out caught up = first produce call → the fan-out group committed the last offset (bench/ingest/throughputPhase: a commit follows acknowledged Cassandra writes or the hand-off to the repair topic); visible = then also the repair group committed the repair topic\'s end; drain rate = links ÷ visible time',
   counts: 'after the drain: per sampled vertex (the 10 most linked, the rest uniform) the ACTIVE links of its link_out partition read with the raw driver (and checked against the links published), then its degrees cell (what COUNT_LINK reads) every 2 s until all equal; settle = drain → the poll that found every one equal (resolution: the poll period plus the reads)',
   raw: 'the raw cassandra-driver in the bench process, own keyspace, prepared statements at LOCAL_QUORUM: links (src, dst) → time, data, visible; links_by_time (src, time DESC, dst) → data (visible links only); link_counts (src) → counter. GET_LINKS_LIST = one slice LIMIT 50 of links_by_time; MULTIGET_LINK = SELECT … WHERE src = ? AND dst IN ?; COUNT_LINK = one point read of link_counts; ADD/UPDATE = read the link, one unlogged batch (links + links_by_time, minus the old time\'s row), counter +1 when it was not visible; DELETE = read the link, if visible one unlogged batch (visible = false, the time row deleted) and counter −1. Loaded with the same links (one batch per link, one counter update per vertex) after the edgestream load',
+  postgres: 'PostgreSQL 15 (the binaries installed here) as its own server: initdb into the run\'s directory (C locale, UTF8), one postmaster on a free loopback port run as a non-root user, shared_buffers 256MB, every other setting the default (fsync on, synchronous_commit on, full_page_writes on: a commit returns once its WAL is flushed; the result records the settings); started after the raw load, SIGSTOPped (postmaster and every backend) outside its own blocks, stopped by pid at the end. LinkBench\'s schema cut to the link mix: linktable (id1, link_type, id2, visibility, data, time), primary key (id1, link_type, id2), index (id1, link_type, visibility, time DESC, id2); counttable (id, link_type, count, time). node-postgres in the bench process, a pool of --clients connections, named prepared statements. GET_LINKS_LIST = SELECT … WHERE id1 AND link_type AND visibility = 1 ORDER BY time DESC, id2 LIMIT 50; MULTIGET_LINK = … AND id2 = ANY($3); COUNT_LINK = one counttable row; ADD/UPDATE = one transaction: SELECT … FOR UPDATE of the link, INSERT (ON CONFLICT DO NOTHING, then lock and update when a concurrent ADD won) or UPDATE (visible, data, time), counttable +1 when it was not visible, COMMIT; DELETE = one transaction: SELECT … FOR UPDATE, if visible UPDATE visibility = 0 and counttable −1, COMMIT. Loaded with the same links, batches of links in one transaction each (one INSERT … SELECT FROM unnest(arrays), then the batch\'s counts added to counttable), several in flight, edgestream paused meanwhile: links/s = links ÷ time to the last commit; VACUUM ANALYZE after it, timed apart. CPU = the postmaster\'s tree: each live descendant\'s time plus the postmaster\'s own and its reaped children\'s',
   edgestream: `reads over HTTP (keep-alive) from a real \`edgestream serve\` child: GET_LINKS_LIST = GET /v1/vertices/{src}/out/link?limit=${LINKS_LIST_LIMIT} (newest first), MULTIGET_LINK = GET /v1/edges/link/{src}?dst=…, COUNT_LINK = GET /v1/vertices/{src}/degree/link?direction=out; writes through the producer SDK in the bench process, each awaited until Kafka acknowledged it: ADD/UPDATE = addEdge(edgeTime = now, data), DELETE = the multi-get of the link, then hideEdge(its time and data) if ACTIVE`,
   mix: `${OP_KINDS.map((k) => `${k} ${LINKBENCH_MIX[k]}%`).join(', ')} (weights ÷ ${total}); sources Zipf(--access-exponent) by rank; MULTIGET 1–${MULTIGET_MAX} links; UPDATE/DELETE/MULTIGET targets a loaded link of the source with probability ${P_EXISTING}, else a random vertex; ADD a random other vertex; new data 32–100 bytes`,
-  requestPhase: '--clients closed-loop requesters per system (each sends its next op when the previous answered), op streams seeded by (seed, repeat, client) so both systems run the same sequences; --warmup s unrecorded, then --seconds recorded; latency = the call\'s wall time (a write: until Kafka\'s ack for edgestream, until Cassandra\'s for raw); the systems alternate within each repeat, the first one rotating; with --raw-beside paused, edgestream\'s processor and server are SIGSTOPped during the raw blocks; the processors and the recounter keep running during edgestream\'s blocks',
+  requestPhase: '--clients closed-loop requesters per system (each sends its next op when the previous answered), op streams seeded by (seed, repeat, client) so every system runs the same sequences; --warmup s unrecorded, then --seconds recorded; latency = the call\'s wall time (a write: until Kafka\'s ack for edgestream, until Cassandra\'s for raw, until COMMIT returned for postgres); one block per system within each repeat, the order rotating so each system leads in turn; with --raw-beside paused, edgestream\'s processor and server are SIGSTOPped during the anchors\' blocks; PostgreSQL is SIGSTOPped outside its own; the processors and the recounter keep running during edgestream\'s blocks',
   visibility: 'a --visible-share of edgestream\'s acknowledged writes is followed by multi-get reads of the link over HTTP until it carries the write\'s mutation id (reads every max(10 ms, 10% of the wait), at most 200 ms, ≤ 4 in flight); ack → first read that saw it',
   server: 'edgestream serve\'s /metrics scraped when each edgestream window opens and after it: mean edgestream_http_request_duration_seconds per route (the server\'s own time per request), mean edgestream_read_duration_seconds and edgestream_read_queries per reader operation; the client\'s latency minus these is time outside the server\'s handlers (sockets, event-loop queues, the client)',
   cpu: '/proc/<pid>/stat of each process over the measured window (bench/ingest/procStats): CPU ms per op = cores × seconds ÷ ops completed; bench = this process (HTTP client, producer, raw driver, op generation)',
-  answers: 'before the mix, for --answer-sample sampled vertices: the newest page of 50 (peer, time, data in order), a multi-get of up to 3 loaded links and (when the counts settled) the count must be equal on both systems',
+  answers: 'before the mix, for --answer-sample sampled vertices: the newest page of 50 (peer, time, data in order), a multi-get of up to 3 loaded links and the count must be equal: edgestream against raw (counts when they settled), postgres against raw (counts always)',
 };
 
 const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 2) : Number.NaN);
@@ -80,9 +96,19 @@ function summariseSystem(blocks: readonly BlockResult[]) {
     errors: blocks.reduce((s, b) => s + b.errors, 0),
     byKind: Object.fromEntries(OP_KINDS.map((k) => [k, { p50Ms: over(blocks, (b) => b.byKind[k].p50Ms), p99Ms: over(blocks, (b) => b.byKind[k].p99Ms), opsPerSecond: over(blocks, (b) => perKindRate(b, k)) }])),
     cpuMsPerOp: Object.fromEntries(processes.map((p) => [p, round(median(blocks.map((b) => b.cpuMsPerOp[p] ?? 0)), 3)])),
-    cassandraReadsPerOp: round(median(blocks.map((b) => b.cassandraOpsPerOp.totalReads)), 2),
-    cassandraWritesPerOp: round(median(blocks.map((b) => b.cassandraOpsPerOp.totalWrites)), 2),
+    cassandraReadsPerOp: round(median(blocks.flatMap((b) => (b.cassandraOpsPerOp ? [b.cassandraOpsPerOp.totalReads] : []))), 2),
+    cassandraWritesPerOp: round(median(blocks.flatMap((b) => (b.cassandraOpsPerOp ? [b.cassandraOpsPerOp.totalWrites] : []))), 2),
     machineBusyCores: over(blocks, (b) => b.cpu.machineBusyCores),
+  };
+}
+
+/** Per repeat, system ÷ anchor: ops/s and per op kind p50 and p99 (latency × the anchor's). */
+function versus<R extends RepeatBlocks>(repeats: readonly R[], system: (r: R) => BlockResult, anchor: (r: R) => BlockResult) {
+  const per = (f: (b: BlockResult) => number) => acrossRepeats(repeats.map((r) => ratio(f(system(r)), f(anchor(r)))));
+  return {
+    opsPerSecond: per((b) => b.opsPerSecond),
+    p50: Object.fromEntries(OP_KINDS.map((k) => [k, per((b) => b.byKind[k].p50Ms)])),
+    p99: Object.fromEntries(OP_KINDS.map((k) => [k, per((b) => b.byKind[k].p99Ms)])),
   };
 }
 
@@ -90,6 +116,7 @@ export function buildResult(o: ResultContext<MixedBenchArgs> & { readonly figure
   const { figures: f } = o;
   const es = f.repeats.map((r) => r.edgestream);
   const raw = f.repeats.map((r) => r.raw);
+  const withPostgres = f.repeats.every((r) => r.postgres) && f.repeats.length > 0 && f.postgres ? (f.repeats as readonly (RepeatBlocks & { postgres: BlockResult })[]) : undefined;
   const visible = es.flatMap((b) => (b.visibility ? [b.visibility] : []));
   const summary = {
     cores: o.machine.cores,
@@ -108,11 +135,8 @@ export function buildResult(o: ResultContext<MixedBenchArgs> & { readonly figure
     counts: { settled: f.counts.settled, secondsAfterDrain: f.counts.secondsAfterDrain, wrongAtEnd: f.counts.wrongAtEnd, target: TARGETS.countSettleSeconds, met: f.counts.settled && f.counts.secondsAfterDrain <= TARGETS.countSettleSeconds },
     edgestream: { ...summariseSystem(es), server: serverSide(es) },
     raw: summariseSystem(raw),
-    edgestream_vs_raw: {
-      opsPerSecond: acrossRepeats(f.repeats.map((r) => ratio(r.edgestream.opsPerSecond, r.raw.opsPerSecond))),
-      p50: Object.fromEntries(OP_KINDS.map((k) => [k, acrossRepeats(f.repeats.map((r) => ratio(r.edgestream.byKind[k].p50Ms, r.raw.byKind[k].p50Ms)))])),
-      p99: Object.fromEntries(OP_KINDS.map((k) => [k, acrossRepeats(f.repeats.map((r) => ratio(r.edgestream.byKind[k].p99Ms, r.raw.byKind[k].p99Ms)))])),
-    },
+    edgestream_vs_raw: versus(f.repeats, (r) => r.edgestream, (r) => r.raw),
+    ...(withPostgres ? postgresSummary(withPostgres, f.postgres as PostgresFigures) : {}),
     writeVisible: {
       p50Ms: acrossRepeats(visible.map((v) => v.p50Ms)),
       p99Ms: acrossRepeats(visible.map((v) => v.p99Ms)),
@@ -128,9 +152,28 @@ export function buildResult(o: ResultContext<MixedBenchArgs> & { readonly figure
     counts: f.counts,
     rawLoad: f.rawLoad,
     answers: f.answers,
+    ...(f.postgres ? { postgres: f.postgres } : { postgresSkipped: f.postgresSkipped ?? 'not run' }),
     pipeline: f.pipeline,
     summary,
     repeats: f.repeats,
+  };
+}
+
+/** PostgreSQL's blocks summarised, edgestream ÷ postgres (and raw ÷ postgres), and issue 24's relative targets. */
+function postgresSummary(repeats: readonly (RepeatBlocks & { postgres: BlockResult })[], f: PostgresFigures) {
+  const edgestreamVsPostgres = versus(repeats, (r) => r.edgestream, (r) => r.postgres);
+  const opsMedian = edgestreamVsPostgres.opsPerSecond.median;
+  return {
+    postgres: { ...summariseSystem(repeats.map((r) => r.postgres)), loadLinksPerSecond: f.load.linksPerSecond },
+    edgestream_vs_postgres: edgestreamVsPostgres,
+    raw_vs_postgres: versus(repeats, (r) => r.raw, (r) => r.postgres),
+    postgresTargets: {
+      opsPerSecond: { target: TARGETS.opsPerSecondVsPostgres, median: opsMedian, met: opsMedian >= TARGETS.opsPerSecondVsPostgres },
+      ...Object.fromEntries(P99_BOUNDED.map((k) => {
+        const m = (edgestreamVsPostgres.p99[k] as AcrossRepeats).median;
+        return [`${k}_p99`, { target: TARGETS.readP99VsPostgres, median: m, met: m <= TARGETS.readP99VsPostgres }];
+      })),
+    },
   };
 }
 
@@ -147,6 +190,11 @@ export function printSummary(r: MixedBenchResult): void {
     const sum = Object.values(cpu).reduce((a, b) => a + b, 0);
     return `${Object.entries(cpu).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${fmt(v, 2)}`).join(', ')} = ${fmt(sum, 2)} ms`;
   };
+  const pg = s.postgres && s.edgestream_vs_postgres && s.raw_vs_postgres && s.postgresTargets ? { postgres: s.postgres, edgestream_vs_postgres: s.edgestream_vs_postgres, raw_vs_postgres: s.raw_vs_postgres, postgresTargets: s.postgresTargets } : undefined;
+  const pgFigures = 'postgres' in r ? r.postgres : undefined;
+  const pgLine = pgFigures
+    ? `  postgres       ${pgFigures.settings['server_version']}: loaded ${fmt(pgFigures.load.linksPerSecond)} links/s committed (${fmt(pgFigures.load.links)} links in ${fmt(pgFigures.load.seconds, 1)} s, ${pgFigures.load.batchLinks} per transaction, ${pgFigures.load.concurrency} in flight; VACUUM ANALYZE ${fmt(pgFigures.load.vacuumAnalyzeSeconds, 1)} s); fsync ${pgFigures.settings['fsync']}, synchronous_commit ${pgFigures.settings['synchronous_commit']}, shared_buffers ${pgFigures.settings['shared_buffers']}; answers against raw: ${pgFigures.answers.pageDifferences} page, ${pgFigures.answers.multigetDifferences} multi-get, ${pgFigures.answers.countDifferences} count differences${pgFigures.answers.examples.length ? ` (${pgFigures.answers.examples.join('; ')})` : ''}`
+    : `  postgres       not run: ${'postgresSkipped' in r ? r.postgresSkipped : 'unknown'}`;
   const lines = [
     '',
     `bench:mixed — LinkBench link mix, ${fmt(r.graph.ids)} ids, ${fmt(r.graph.links)} links (max out-degree ${fmt(r.graph.maxDegree)}); ${r.args.clients} clients × ${r.args.seconds} s × ${r.args.repeats} repeats; ${s.cores} cores (load average at the end ${r.machine.loadAverage.join(' ')}); code ${r.code.commit.slice(0, 12)}${r.code.cleanTree ? ' (clean tree)' : ' (tree NOT clean)'}`,
@@ -154,20 +202,26 @@ export function printSummary(r: MixedBenchResult): void {
     `                 CPU µs per link: ${Object.entries(load.cpuMicrosPerLink).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${fmt(v, 1)}`).join(', ')}; raw-driver load of the same links: ${fmt(load.rawLoadLinksPerSecond)} links/s`,
     `  counts         ${s.counts.settled ? `every sampled degree exact ${fmt(s.counts.secondsAfterDrain, 1)} s after the drain` : `NOT settled ${fmt(s.counts.secondsAfterDrain, 1)} s after the drain: ${s.counts.wrongAtEnd}/${r.counts.sampled} sampled degrees still wrong`} (${r.counts.recountRounds} recount rounds, ${fmt(r.counts.recountMarks)} marks; target ≤ ${TARGETS.countSettleSeconds} s: ${s.counts.met ? 'met' : 'MISSED'})${r.counts.linkCountMismatches ? `; ${r.counts.linkCountMismatches} sampled link partitions did NOT hold the published links` : ''}`,
     `  answers        ${r.answers.vertices} vertices before the mix: ${r.answers.pageDifferences} page, ${r.answers.multigetDifferences} multi-get, ${r.answers.countDifferences} count differences${r.answers.examples.length ? ` (${r.answers.examples.join('; ')})` : ''}`,
+    pgLine,
     `  request phase  every figure: repeat 1 / 2 / … → median`,
-    `    ${pad('op', 15)}${pad('share', 7)}${'edgestream p50'.padStart(16)}${'p99'.padStart(9)}${'ops/s'.padStart(9)}   ${'raw p50'.padStart(8)}${'p99'.padStart(9)}${'ops/s'.padStart(9)}   p50 × raw  p99 × raw`,
+    `    ${pad('op', 15)}${pad('share', 7)}${'edgestream p50'.padStart(16)}${'p99'.padStart(9)}${'ops/s'.padStart(9)}   ${'raw p50'.padStart(8)}${'p99'.padStart(9)}${'ops/s'.padStart(9)}${pg ? `   ${'pg p50'.padStart(8)}${'p99'.padStart(9)}${'ops/s'.padStart(9)}` : ''}   p50 × raw  p99 × raw${pg ? '   p50 × pg   p99 × pg' : ''}`,
     ...OP_KINDS.map((k) => {
-      const e = s.edgestream.byKind[k] as { p50Ms: AcrossRepeats; p99Ms: AcrossRepeats; opsPerSecond: AcrossRepeats };
-      const w = s.raw.byKind[k] as typeof e;
-      return `    ${pad(k, 15)}${pad(`${fmt((100 * LINKBENCH_MIX[k]) / total, 1)}%`, 7)}${num(e.p50Ms.median, 2).padStart(16)}${num(e.p99Ms.median, 2).padStart(9)}${num(e.opsPerSecond.median)}   ${num(w.p50Ms.median, 2)}${num(w.p99Ms.median, 2).padStart(9)}${num(w.opsPerSecond.median)}   ${num((s.edgestream_vs_raw.p50[k] as AcrossRepeats).median, 1).padStart(9)}${num((s.edgestream_vs_raw.p99[k] as AcrossRepeats).median, 1).padStart(11)}`;
+      const figures = (x: Record<string, unknown>) => x[k] as { p50Ms: AcrossRepeats; p99Ms: AcrossRepeats; opsPerSecond: AcrossRepeats };
+      const cells = (x: Record<string, unknown>) => `${num(figures(x).p50Ms.median, 2)}${num(figures(x).p99Ms.median, 2).padStart(9)}${num(figures(x).opsPerSecond.median)}`;
+      const times = (v: { p50: Record<string, AcrossRepeats>; p99: Record<string, AcrossRepeats> }) => `${num((v.p50[k] as AcrossRepeats).median, 1).padStart(9)}${num((v.p99[k] as AcrossRepeats).median, 1).padStart(11)}`;
+      return `    ${pad(k, 15)}${pad(`${fmt((100 * LINKBENCH_MIX[k]) / total, 1)}%`, 7)}${cells(s.edgestream.byKind).padStart(34)}   ${cells(s.raw.byKind)}${pg ? `   ${cells(pg.postgres.byKind)}` : ''}   ${times(s.edgestream_vs_raw)}${pg ? `  ${times(pg.edgestream_vs_postgres)}` : ''}`;
     }),
-    `    all ops/s: edgestream ${list(s.edgestream.opsPerSecond)} (${s.edgestream.errors} errors); raw ${list(s.raw.opsPerSecond)} (${s.raw.errors} errors); edgestream ÷ raw ${list(s.edgestream_vs_raw.opsPerSecond, 3)}`,
-    `    GET_LINKS_LIST p99 per repeat: edgestream ${list(s.edgestream.byKind['GET_LINKS_LIST']!.p99Ms, 2)} ms; raw ${list(s.raw.byKind['GET_LINKS_LIST']!.p99Ms, 2)} ms`,
+    `    all ops/s: edgestream ${list(s.edgestream.opsPerSecond)} (${s.edgestream.errors} errors); raw ${list(s.raw.opsPerSecond)} (${s.raw.errors} errors)${pg ? `; postgres ${list(pg.postgres.opsPerSecond)} (${pg.postgres.errors} errors)` : ''}; edgestream ÷ raw ${list(s.edgestream_vs_raw.opsPerSecond, 3)}${pg ? `; edgestream ÷ postgres ${list(pg.edgestream_vs_postgres.opsPerSecond, 3)}; raw ÷ postgres ${list(pg.raw_vs_postgres.opsPerSecond, 3)}` : ''}`,
+    `    GET_LINKS_LIST p99 per repeat: edgestream ${list(s.edgestream.byKind['GET_LINKS_LIST']!.p99Ms, 2)} ms; raw ${list(s.raw.byKind['GET_LINKS_LIST']!.p99Ms, 2)} ms${pg ? `; postgres ${list(pg.postgres.byKind['GET_LINKS_LIST']!.p99Ms, 2)} ms` : ''}`,
+    ...(pg
+      ? [`  vs postgres    ${Object.entries(pg.postgresTargets).map(([k, t]) => `${k === 'opsPerSecond' ? 'edgestream ÷ postgres ops/s' : `${k.replace('_p99', ' p99')} × postgres's`} ${fmt(t.median, 2)} (target ${k === 'opsPerSecond' ? '≥' : '≤'} ${t.target}: ${t.met ? 'met' : 'MISSED'})`).join('; ')}`]
+      : []),
     `  write → visible (edgestream, ack → a GET sees it): p50 ${list(s.writeVisible.p50Ms, 0)} ms, p99 ${list(s.writeVisible.p99Ms, 0)} ms; ${s.writeVisible.samples} samples, ${s.writeVisible.notSeen} not seen within 30 s (target p99 ≤ ${TARGETS.writeVisibleP99Ms} ms: ${s.writeVisible.p99Ms.median <= TARGETS.writeVisibleP99Ms ? 'met' : 'MISSED'})`,
     `  edgestream serve's own mean per request (its /metrics, 200s): ${Object.entries(s.edgestream.server.httpMs).map(([k, v]) => `${k} ${fmt(v, 1)} ms`).join(', ')}; reader calls ${Object.entries(s.edgestream.server.readerMs).map(([k, v]) => `${k} ${fmt(v, 1)} ms (${fmt(s.edgestream.server.readerQueries[k] ?? NaN, 2)} queries)`).join(', ')}`,
     `  CPU ms per op  edgestream: ${cpuLine(s.edgestream.cpuMsPerOp)}`,
     `                 raw:        ${cpuLine(s.raw.cpuMsPerOp)}`,
-    `  machine busy   edgestream blocks ${list(s.edgestream.machineBusyCores, 2)} cores; raw blocks ${list(s.raw.machineBusyCores, 2)} cores (of ${s.cores})`,
+    ...(pg ? [`                 postgres:   ${cpuLine(pg.postgres.cpuMsPerOp)}`] : []),
+    `  machine busy   edgestream blocks ${list(s.edgestream.machineBusyCores, 2)} cores; raw blocks ${list(s.raw.machineBusyCores, 2)} cores${pg ? `; postgres blocks ${list(pg.postgres.machineBusyCores, 2)} cores` : ''} (of ${s.cores})`,
     `  pipeline       processor log: ${r.pipeline.warnings} warnings, ${r.pipeline.errors} errors; repair topic ${r.pipeline.repairRecords} records, DLQ ${r.pipeline.dlqRecords}`,
     `  Cassandra ops per op (own keyspace): edgestream ${s.edgestream.cassandraReadsPerOp} reads, ${s.edgestream.cassandraWritesPerOp} partition writes; raw ${s.raw.cassandraReadsPerOp} reads, ${s.raw.cassandraWritesPerOp} partition writes`,
   ];

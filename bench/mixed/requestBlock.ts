@@ -8,17 +8,21 @@ import type { LinkGraph } from './linkGraph.ts';
 import type { MixTarget } from './mixTarget.ts';
 import { createOpStream } from './opMix.ts';
 import { serverTimings, type ServerTimings } from './serverTimings.ts';
+import { watchTreeCpu } from './processTree.ts';
 import type { createVisibilityProbe, VisibilityFigures } from './visibilityProbe.ts';
 
-export type SystemName = 'edgestream' | 'raw';
+export type SystemName = 'edgestream' | 'raw' | 'postgres';
+
+/** The systems' order in repeat r (1-based): the list rotated by r − 1, so each leads in turn (two systems: alternating). */
+export const blockOrder = <T>(systems: readonly T[], repeat: number): T[] => systems.map((_, i) => systems[(i + repeat - 1) % systems.length] as T);
 
 export interface BlockResult extends ClosedLoopResult {
   readonly system: SystemName;
   readonly cpu: CpuReport;
   /** CPU milliseconds each process spent per completed op (cores × seconds ÷ ops). */
   readonly cpuMsPerOp: Readonly<Record<string, number>>;
-  /** Cassandra partition reads and writes per op on the system's keyspace (system_views.local_{read,write}_latency). */
-  readonly cassandraOpsPerOp: ReturnType<typeof perEvent>;
+  /** Cassandra partition reads and writes per op on the system's keyspace (system_views.local_{read,write}_latency); none for postgres. */
+  readonly cassandraOpsPerOp?: ReturnType<typeof perEvent>;
   readonly visibility?: VisibilityFigures;
   /** edgestream only: what the server measured itself over the window (its /metrics). */
   readonly server?: ServerTimings;
@@ -26,9 +30,9 @@ export interface BlockResult extends ClosedLoopResult {
 
 /**
  * One timed block of the mix against one system: `clients` closed-loop
- * requesters whose op streams are seeded by (seed, repeat, client), so both
- * systems get the same sequences; CPU of every named process and the
- * Cassandra ops on the system's keyspace are taken over the measured window.
+ * requesters whose op streams are seeded by (seed, repeat, client), so every
+ * system gets the same sequences; CPU of every named process and process tree
+ * and the Cassandra ops on the system's keyspace are taken over the measured window.
  */
 export async function runRequestBlock(o: {
   system: SystemName;
@@ -41,8 +45,10 @@ export async function runRequestBlock(o: {
   warmupSeconds: number;
   seconds: number;
   pids: Readonly<Record<string, number | undefined>>;
-  cql: cassandra.Client;
-  keyspace: string;
+  /** Multi-process servers by name → root pid: CPU of the root and every descendant (postgres: the postmaster and its backends). */
+  trees?: Readonly<Record<string, number>>;
+  /** The system's own keyspace, for Cassandra's ops per op. */
+  cassandra?: { cql: cassandra.Client; keyspace: string };
   probe?: ReturnType<typeof createVisibilityProbe>;
   /** The server's /metrics text, scraped when the window opens and after it. */
   scrapeServer?: () => Promise<string>;
@@ -50,7 +56,9 @@ export async function runRequestBlock(o: {
   label: string;
 }): Promise<BlockResult> {
   let watch: CpuWatch | undefined;
-  let ops0 = await tableOps(o.cql, o.keyspace);
+  let treeWatches: [string, ReturnType<typeof watchTreeCpu>][] = [];
+  const ks = o.cassandra;
+  let ops0 = ks && (await tableOps(ks.cql, ks.keyspace));
   let scrapeBefore: Promise<string> | undefined;
   const loop = await runClosedLoop({
     clients: o.clients,
@@ -60,17 +68,23 @@ export async function runRequestBlock(o: {
     execute: (op) => o.target.execute(op),
     onMeasureStart: () => {
       watch = watchCpu(o.pids);
+      treeWatches = Object.entries(o.trees ?? {}).map(([name, root]) => [name, watchTreeCpu(root)]);
       o.probe?.startRecording();
-      void tableOps(o.cql, o.keyspace).then((t) => (ops0 = t));
+      if (ks) void tableOps(ks.cql, ks.keyspace).then((t) => (ops0 = t));
       scrapeBefore = o.scrapeServer?.();
     },
     onProgress: (done, s) => o.status.update(`${o.label}: ${s < 0.5 ? 'warming up' : `${s.toFixed(0)}/${o.seconds} s, ${fmt(done)} ops (${fmt(done / Math.max(1, s))}/s)`}`),
   });
-  const cpu = (watch as CpuWatch).stop();
-  const cassandraOps = perEvent(opsDelta(ops0, await tableOps(o.cql, o.keyspace)), Math.max(1, loop.ops));
+  const watched = (watch as CpuWatch).stop();
+  const trees = Object.fromEntries(treeWatches.flatMap(([name, w]) => {
+    const cores = w.stop();
+    return cores === undefined ? [] : [[name, cores]];
+  }));
+  const cpu = { ...watched, coresByProcess: { ...watched.coresByProcess, ...trees } };
+  const cassandraOps = ks && ops0 ? perEvent(opsDelta(ops0, await tableOps(ks.cql, ks.keyspace)), Math.max(1, loop.ops)) : undefined;
   const server = scrapeBefore && o.scrapeServer ? serverTimings(await scrapeBefore, await o.scrapeServer()) : undefined;
   const visibility = o.probe ? await o.probe.collect() : undefined;
   o.status.done();
   const cpuMsPerOp = Object.fromEntries(Object.entries(cpu.coresByProcess).map(([name, cores]) => [name, round((cores * cpu.wallSeconds * 1000) / Math.max(1, loop.ops), 3)]));
-  return { system: o.system, ...loop, cpu, cpuMsPerOp, cassandraOpsPerOp: cassandraOps, ...(visibility ? { visibility } : {}), ...(server ? { server } : {}) };
+  return { system: o.system, ...loop, cpu, cpuMsPerOp, ...(cassandraOps ? { cassandraOpsPerOp: cassandraOps } : {}), ...(visibility ? { visibility } : {}), ...(server ? { server } : {}) };
 }
