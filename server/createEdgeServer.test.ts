@@ -32,7 +32,7 @@ const until = async (cond: () => boolean) => {
  * cached /readyz, the budget on reads in flight, cancellation of a read whose
  * client left, and the refusal to serve unauthenticated beyond loopback.
  */
-describe('createEdgeServer: bounds against hostile request patterns', () => {
+describe('createEdgeServer: bounds against hostile request patterns', { timeout: 30_000 }, () => {
   let server: EdgeServer | undefined;
   afterEach(async () => {
     await server?.close();

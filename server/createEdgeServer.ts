@@ -92,6 +92,13 @@ export async function createEdgeServer(opts: EdgeServerOptions): Promise<EdgeSer
     connectionTimeout: opts.limits.connectionTimeoutMs,
     ...listenerOptions(opts.limits),
     return503OnClosing: true,
+    // A path parameter may be a vertex id of up to 4096 characters (percent-encoded: up to 12 bytes each); a longer one is 414.
+    maxParamLength: 4_096 * 12,
+    // Errors fastify raises before routing (a malformed URL, a too long parameter) are problem+json too.
+    frameworkErrors: (error, request, reply) => {
+      const kind = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'uriTooLong' : 'badRequest';
+      return sendProblem(reply, problem(kind, { detail: kind === 'uriTooLong' ? 'a path parameter is longer than 49152 bytes' : `${error.message}` }));
+    },
     // Unknown parameters are refused, not dropped; `discriminator` picks the mutation's variant by `op` (precise errors).
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true, discriminator: true, allowUnionTypes: true } },
   });

@@ -58,7 +58,9 @@ export function openApiDocument(version: string): object {
       version,
       description:
         'Reads and writes of the edgestream graph edge store. Writes are published to Kafka and applied by the fan-out asynchronously; ' +
-        'a write answers with a consistency token that a read may carry as ?after= to see it (docs/architecture.md §8). Errors are RFC 9457 problem details.',
+        'a write answers with a consistency token that a read may carry as ?after= to see it (docs/architecture.md §8). Errors are RFC 9457 problem details, ' +
+        'but for two that Node answers before the server sees the request, without a body: 408 (the request was not received within server.requestTimeoutMs) ' +
+        'and 431 (the request line and headers exceed 16 KiB).',
     },
     paths: { ...paths, ...PLAIN_ENDPOINTS },
     components: {

@@ -27,6 +27,7 @@ const readErrors = {
   400: ['a parameter is invalid (named in invalid-params)', 'Problem'],
   ...authErrors,
   409: ['the consistency token names a record this server does not know', 'Problem'],
+  414: ['a path parameter is longer than the server takes', 'Problem'],
   429: ['rate limited (Retry-After)', 'Problem'],
   503: ['the token\'s write is not visible yet within the wait, the store is unavailable, or the server is at server.maxReadsInFlight / server.maxTokenWaiters (Retry-After)', 'Problem'],
 } as const;
@@ -119,6 +120,7 @@ export const operations = {
       ...authErrors,
       403: ['the token lacks write, or write:<edgeType> for the op\'s edge type (named in `scope`); REMOVE_NODE needs write', 'Problem'],
       413: ['the body is larger than server.bodyLimitBytes', 'Problem'],
+      415: ['the body is not application/json', 'Problem'],
       429: ['rate limited (Retry-After)', 'Problem'],
       503: ['Kafka did not acknowledge the mutation (Retry-After)', 'Problem'],
     },

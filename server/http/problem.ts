@@ -27,6 +27,7 @@ export const PROBLEMS = {
   notFound: ['not-found', 'Not found', 404],
   unknownToken: ['unknown-consistency-token', 'The consistency token names a record this server does not know', 409],
   bodyTooLarge: ['body-too-large', 'The request body is too large', 413],
+  uriTooLong: ['uri-too-long', 'A path parameter is too long', 414],
   unsupportedMedia: ['unsupported-media-type', 'The request body must be application/json', 415],
   rateLimited: ['rate-limited', 'Too many requests', 429],
   internal: ['internal', 'Internal server error', 500],
