@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEdgestreamConfig, type EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { endpointsToEnv } from '../../stack/endpoints.ts';
-import { HEADERS } from '../../streams/runtime/index.ts';
+import { HEADERS, headerString } from '../../streams/runtime/index.ts';
 import { createEdgeProducer } from '../../streams/producer/index.ts';
 import { subjectFor } from '../../streams/serde/index.ts';
 import { createEdgePipeline, edgePipelineGroups, type EdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
+import { consumeMessages } from '../support/consumeMessages.ts';
 import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEnv.ts';
 import { requireKafkaTools, runKafkaTool, spawnKafkaTool, toolResult } from '../support/kafkaTool.ts';
 import { applyLww } from '../support/model/applyLww.ts';
@@ -32,7 +33,9 @@ import { waitForQuiescence } from '../support/waitForQuiescence.ts';
  *    `limits.maxPropertyBagBytes`), and its value byte for byte (base64).
  * 3. After the fix (the limit raised, the processor restarted), the
  *    dead-lettered record piped from the console consumer into
- *    `kafka-console-producer` lands in the store.
+ *    `kafka-console-producer` through the base64 helpers lands in the store;
+ *    piped through Kafka's own line reader (text), it arrives mangled and is
+ *    dead-lettered as undecodable.
  */
 const BAG_LIMIT = 256;
 
@@ -50,7 +53,9 @@ describe('Kafka command-line tools on the local stack', () => {
     await pipeline?.stop();
     pipeline = undefined;
   };
-  const quiet = (config: EdgestreamConfig) => waitForQuiescence({ admin: env.admin, config, store: env.store, timeoutMs: 90_000, pollMs: 300 });
+  const quiet = (config: EdgestreamConfig) => waitForQuiescence({ admin: env.admin, config, store: env.store, timeoutMs: 180_000, pollMs: 300 });
+  const t0 = Date.now();
+  const step = (what: string) => console.log(`[kafkaTools] ${what} at ${Date.now() - t0} ms`);
   const committedOffsets = async () =>
     (await env.admin.fetchOffsets({ groupId: fanOutGroup, topics: [env.topics.input] }))[0]?.partitions.map((p) => `${p.partition}:${p.offset}`).sort() ?? [];
 
@@ -69,13 +74,13 @@ describe('Kafka command-line tools on the local stack', () => {
     await env?.teardown();
   });
 
-  it('kafka-topics lists the topics edgestream init created', { timeout: 30_000 }, async () => {
+  it('kafka-topics lists the topics edgestream init created', { timeout: 90_000 }, async () => {
     const listed = await runKafkaTool('topics', ['--list'], toolEnv);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout.split('\n')).toEqual(expect.arrayContaining([env.topics.input, env.topics.repair, env.topics.dlq]));
   });
 
-  it('replays a time range with kafka-consumer-groups --reset-offsets --to-datetime on the stopped fan-out group; the store is identical afterwards', { timeout: 150_000 }, async () => {
+  it('replays a time range with kafka-consumer-groups --reset-offsets --to-datetime on the stopped fan-out group; the store is identical afterwards', { timeout: 300_000 }, async () => {
     const seed = 2727;
     const events = syntheticMutations({ events: 2_000, users: 150, seed, baseMicros: BigInt(Date.now() - 60_000) * 1000n, idPrefix: `kt${seed}` });
     const producer = createEdgeProducer({ kafka: env.kafka, serde: env.serde, config: env.config });
@@ -90,6 +95,7 @@ describe('Kafka command-line tools on the local stack', () => {
       await producer.close();
     }
     await quiet(env.config);
+    step('2000 events applied');
     const keyspace = env.config.cassandra.keyspace;
     const edgeTypes = env.config.edgeTypes.map((t) => t.name);
     const before = await readFullStoreGraph(env.store, env.cql, keyspace, edgeTypes);
@@ -103,6 +109,7 @@ describe('Kafka command-line tools on the local stack', () => {
     expect(refused.stdout + refused.stderr).toMatch(/inactive/);
     expect(await committedOffsets()).toEqual(atEnd);
 
+    step('the reset refused while running');
     await stopPipeline();
     const done = await runKafkaTool('consumer-groups', reset, toolEnv);
     expect(done.code, done.stderr).toBe(0);
@@ -117,15 +124,17 @@ describe('Kafka command-line tools on the local stack', () => {
     expect(lag).toBeGreaterThanOrEqual(1_000);
     expect(lag).toBeLessThan(ends.reduce((n, p) => n + Number(p.high), 0));
 
+    step(`reset done, lag ${lag}`);
     await startPipeline(env.config);
     await quiet(env.config);
+    step('replay applied');
     expect(await committedOffsets()).toEqual(atEnd);
     expect(await env.dlqCount()).toBe(0);
     const after = await readFullStoreGraph(env.store, env.cql, keyspace, edgeTypes);
     expect(after).toEqual(before);
   });
 
-  it('shows the DLQ reason headers through kafka-console-consumer, and the console producer re-publishes the record after the fix', { timeout: 120_000 }, async () => {
+  it('shows the DLQ reason headers through kafka-console-consumer, and the console producer re-publishes the record after the fix', { timeout: 300_000 }, async () => {
     const bad: EdgeMutation = {
       mutation_id: 'kt-too-big-bag',
       op: 'ADD_EDGE',
@@ -148,32 +157,52 @@ describe('Kafka command-line tools on the local stack', () => {
     await quiet(env.config);
     expect(await env.dlqCount()).toBe(1);
 
-    const readDlq = ['--topic', env.topics.dlq, '--from-beginning', '--max-messages', '1', '--timeout-ms', '30000', '--property', 'print.key=true', '--property', 'value.deserializer=edgestream.tools.Base64Deserializer'];
-    const shown = await runKafkaTool('console-consumer', [...readDlq, '--property', 'print.headers=true'], toolEnv);
+    const readDlq = ['--topic', env.topics.dlq, '--from-beginning', '--max-messages', '1', '--timeout-ms', '60000', '--property', 'print.key=true', '--property', 'value.deserializer=edgestream.tools.Base64Deserializer'];
+    const shown = await runKafkaTool('console-consumer', [...readDlq, '--property', 'print.headers=true', '--property', 'print.partition=true', '--property', 'print.offset=true'], toolEnv);
     expect(shown.code, shown.stderr).toBe(0);
     const line = shown.stdout.trimEnd();
     expect(line).toContain(`${HEADERS.dlqReason}:invalid`);
     expect(line).toContain(`${HEADERS.dlqField}:properties`);
     expect(line).toContain(`${HEADERS.dlqSourceTopic}:${env.topics.input}`);
-    const [headers, key, printed] = line.split('\t');
+    const [partition, offset, headers, key, printed] = line.split('\t');
     // Headers print as name:value joined by commas; the error text may hold commas itself.
     expect(headers).toMatch(new RegExp(`${HEADERS.dlqError}:encodes to \\d+ bytes .*more than the ${BAG_LIMIT} allowed`));
     expect(key).toBe(bad.src);
     expect(Buffer.from(printed ?? '', 'base64').equals(value)).toBe(true);
+    const theRecord = ['--topic', env.topics.dlq, '--partition', (partition ?? '').replace('Partition:', ''), '--offset', (offset ?? '').replace('Offset:', ''), '--max-messages', '1', '--timeout-ms', '60000'];
 
-    // The fix: the limit raised, the processor restarted. Then the DLQ record, piped from the console consumer into the console producer.
+    // The fix: the limit raised, the processor restarted.
     const fixed = parseEdgestreamConfig({ ...env.configInput, limits: { ...env.configInput.limits, maxPropertyBagBytes: BAG_LIMIT * 8 } }, 'fixed config');
     await stopPipeline();
     await startPipeline(fixed);
-    const consumer = spawnKafkaTool('console-consumer', readDlq, toolEnv);
-    const producer = spawnKafkaTool('console-producer', ['--topic', env.topics.input, '--property', 'parse.key=true', '--line-reader', 'edgestream.tools.Base64LineReader'], toolEnv);
-    consumer.stdout?.pipe(producer.stdin!);
-    const [consumed, produced] = await Promise.all([toolResult(consumer), toolResult(producer)]);
-    expect(consumed.code, consumed.stderr).toBe(0);
-    expect(produced.code, produced.stderr).toBe(0);
+    const pipe = async (consumerArgs: readonly string[], producerArgs: readonly string[]) => {
+      const consumer = spawnKafkaTool('console-consumer', consumerArgs, toolEnv);
+      const producer = spawnKafkaTool('console-producer', ['--topic', env.topics.input, ...producerArgs], toolEnv);
+      consumer.stdout?.pipe(producer.stdin!);
+      const [consumed, produced] = await Promise.all([toolResult(consumer), toolResult(producer)]);
+      expect(consumed.code, consumed.stderr).toBe(0);
+      expect(produced.code, produced.stderr).toBe(0);
+    };
 
+    // Kafka's own line reader sends text: the raw value arrives mangled (and split at any newline byte) and is dead-lettered as undecodable.
+    await pipe(theRecord, []);
     await quiet(fixed);
-    expect(await env.dlqCount()).toBe(1); // not dead-lettered again
+    step('raw pipe done');
+    const dlq = await consumeMessages(env.kafka, env.topics.dlq, await env.dlqCount());
+    const mangled = dlq.filter((m) => headerString(m.headers, HEADERS.dlqReason) !== 'invalid');
+    expect(mangled.length).toBeGreaterThan(0);
+    expect(mangled.map((m) => headerString(m.headers, HEADERS.dlqReason))).toEqual(mangled.map(() => 'undecodable'));
+    expect(await readStoreGraph(env.store, ['follows'], [bad.src, bad.dst])).toEqual([]);
+
+    // Through the base64 helpers the bytes arrive exactly, and the record lands.
+    const dlqBefore = await env.dlqCount();
+    await pipe(
+      [...theRecord, '--property', 'print.key=true', '--property', 'value.deserializer=edgestream.tools.Base64Deserializer'],
+      ['--property', 'parse.key=true', '--line-reader', 'edgestream.tools.Base64LineReader'],
+    );
+    await quiet(fixed);
+    step('base64 pipe done');
+    expect(await env.dlqCount()).toBe(dlqBefore); // not dead-lettered again
     expect(await readStoreGraph(env.store, ['follows'], [bad.src, bad.dst])).toEqual(modelGraphLines(applyLww([bad])));
   });
 });

@@ -32,7 +32,7 @@ export function spawnKafkaTool(tool: string, args: readonly string[], env: Recor
 }
 
 /** Collects a tool's output until it exits; SIGTERMs it (launcher and JVM) after `timeoutMs`. */
-export function toolResult(child: ChildProcess, timeoutMs = 60_000): Promise<ToolRun> {
+export function toolResult(child: ChildProcess, timeoutMs = 120_000): Promise<ToolRun> {
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -47,7 +47,7 @@ export function toolResult(child: ChildProcess, timeoutMs = 60_000): Promise<Too
 }
 
 /** Runs one Kafka tool to completion with `input` on its stdin. */
-export function runKafkaTool(tool: string, args: readonly string[], env: Record<string, string>, { input = '', timeoutMs = 60_000 } = {}): Promise<ToolRun> {
+export function runKafkaTool(tool: string, args: readonly string[], env: Record<string, string>, { input = '', timeoutMs = 120_000 } = {}): Promise<ToolRun> {
   const child = spawnKafkaTool(tool, args, env);
   const result = toolResult(child, timeoutMs);
   child.stdin?.end(input);
