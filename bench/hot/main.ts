@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // bench:hot — one source with many links against the same links spread over many sources, through real processors. See bench/hot/README.md.
-import fs from 'node:fs';
 import path from 'node:path';
 import cassandra from 'cassandra-driver';
 import { connectClients } from '../../cli/connectClients.ts';
@@ -24,6 +23,7 @@ import { runThroughputPhase } from '../ingest/throughputPhase.ts';
 import { waitForRepairDrain } from '../mixed/repairDrain.ts';
 import { codeVersion, collectVersions, machine, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
 import { cpuNote, withCpu } from '../shared/measuredCpu.ts';
+import { writeResultJson } from '../shared/writeResultJson.ts';
 import { DEFAULT_LINKS, parseHotArgs, USAGE, type HotBenchArgs } from './args.ts';
 import { cpuMicrosPerLink, summarise, type PhaseFigures, type Variant } from './figures.ts';
 import { degreeOf, linkAt, linkWorkload, newestPage, sampleSources, sourceId, timeStride } from './hotWorkload.ts';
@@ -108,10 +108,7 @@ async function main(): Promise<void> {
       const pipeline = { warnings: child.counts.warn, errors: child.counts.error + child.counts.fatal };
       const result = buildResult({ args, started, versions, code, config: run.config, machine: machine(), phases, summary, pipeline });
       printSummary(result);
-      const out = path.resolve(REPO_ROOT, args.out ?? (args.links >= DEFAULT_LINKS ? 'bench/results/hot-latest.json' : 'bench/results/hot-small.json'));
-      fs.mkdirSync(path.dirname(out), { recursive: true });
-      fs.writeFileSync(out, `${JSON.stringify(result, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
-      say(`result JSON: ${path.relative(REPO_ROOT, out)}`);
+      say(`result JSON: ${writeResultJson(args.out ?? (args.links >= DEFAULT_LINKS ? 'bench/results/hot-latest.json' : 'bench/results/hot-small.json'), result)}`);
     } finally {
       await producer.close().catch(() => undefined);
     }
