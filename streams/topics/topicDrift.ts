@@ -1,4 +1,4 @@
-import { ConfigResourceTypes, type Admin } from 'kafkajs';
+import kafkajs, { type Admin } from 'kafkajs';
 import type { ConfigDrift } from '../../schemas/config/configDrift.ts';
 import type { TopicSpec } from './topicSpecs.ts';
 
@@ -17,6 +17,8 @@ export interface ObservedTopic {
 }
 
 const MIN_ISR = 'min.insync.replicas';
+// kafkajs is CommonJS: its enums are reachable through the default export only under Node's ESM loader.
+const TOPIC = kafkajs.ConfigResourceTypes.TOPIC;
 /** DescribeConfigs' config source of a topic-level override (DYNAMIC_TOPIC_CONFIG). */
 const TOPIC_CONFIG_SOURCE = 1;
 
@@ -25,7 +27,7 @@ export async function observeTopics(admin: DriftAdmin, topics: readonly string[]
   if (topics.length === 0) return [];
   const { topics: metadata } = await admin.fetchTopicMetadata({ topics: [...topics] });
   const { resources } = await admin.describeConfigs({
-    resources: topics.map((name) => ({ type: ConfigResourceTypes.TOPIC, name })),
+    resources: topics.map((name) => ({ type: TOPIC, name })),
     includeSynonyms: false,
   });
   return topics.map((topic) => {
@@ -90,7 +92,7 @@ export async function applyMinInsyncReplicas(admin: DriftAdmin, spec: TopicSpec,
     validateOnly: false,
     resources: [
       {
-        type: ConfigResourceTypes.TOPIC,
+        type: TOPIC,
         name: spec.topic,
         configEntries: [...observed.dynamicConfig.filter((e) => e.name !== MIN_ISR), wanted].map((e) => ({ name: e.name, value: e.value })),
       },
