@@ -96,6 +96,16 @@ describe('createEdgeServer: bounds against hostile request patterns', { timeout:
     const base = await server.listen(0, '0.0.0.0');
     expect((await fetch(base.replace('0.0.0.0', '127.0.0.1') + '/healthz')).status).toBe(200);
   });
+  it('takes a vertex id of 4096 characters in the path (fastify\'s default cut at 100), answers a malformed URL with problem+json, and a URL over 16 KiB 431', async () => {
+    const reader = { out: async () => ({ items: [] }) } as unknown as EdgeReader;
+    const base = await serve({}, reader);
+    expect((await fetch(`${base}/v1/vertices/${'v'.repeat(4_096)}/out/follows`)).status).toBe(200);
+    const malformed = await fetch(`${base}/v1/vertices/%zz/out/follows`);
+    expect({ status: malformed.status, type: malformed.headers.get('content-type') }).toEqual({ status: 400, type: expect.stringContaining('application/problem+json') });
+    // a URL past Node's 16 KiB header limit is answered 431 by Node itself (documented in the OpenAPI description)
+    expect((await fetch(`${base}/v1/vertices/${'%C3%A9'.repeat(3_000)}/out/follows`)).status).toBe(431);
+  });
+
   it('cuts a client that trickles its request body slower than server.requestTimeoutMs (408, connection closed)', async () => {
     const base = await serve({ requestTimeoutMs: 1_000 });
     const socket = net.connect(Number(new URL(base).port), '127.0.0.1');
