@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run -s kafka -- <tool> [args]`: Kafka's own command-line tools against the stack.
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { endpointsFromEnv } from '../endpoints.ts';
 import { localEndpoints } from '../localEndpoints.ts';
 import { portOpen } from '../readiness.ts';
@@ -35,7 +36,7 @@ async function main(argv: readonly string[]): Promise<number> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code, signal) => resolve(code ?? 128 + (signal === 'SIGKILL' ? 9 : signal === 'SIGINT' ? 2 : 15)));
+    child.once('exit', (code, signal) => resolve(code ?? 128 + (signal ? os.constants.signals[signal] : 0)));
   });
 }
 
