@@ -35,7 +35,8 @@ export async function initCommand(deps: InitDeps): Promise<void> {
   const say = deps.say ?? ((line: string) => console.log(line));
   const admin = deps.kafka.admin();
   await admin.connect();
-  const cql = new cassandra.Client(cassandraConnection(deps.endpoints));
+  // Schema changes wait for every node to agree: give them longer than a data request.
+  const cql = new cassandra.Client({ ...cassandraConnection(deps.endpoints), socketOptions: { readTimeout: 60_000 } });
   try {
     const findings = [...(await topicFindings(admin, deps)), ...(await keyspaceFindings(cql, deps.config))];
     if (findings.length > 0 && !deps.apply) {
