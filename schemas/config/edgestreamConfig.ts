@@ -332,6 +332,9 @@ const serverSchema = z.strictObject({
   /** TLS on the listener (PEM files read at start); absent: plain HTTP (behind a TLS-terminating proxy, or loopback). */
   tls: z.strictObject({ certFile: z.string().min(1), keyFile: z.string().min(1) }).optional(),
   auth: serverAuthSchema.prefault({}),
+}).refine((s) => s.connectionTimeoutMs > s.readYourWritesTimeoutMs, {
+  path: ['connectionTimeoutMs'],
+  message: 'must be above server.readYourWritesTimeoutMs (a read waiting for its token would lose its connection)',
 });
 
 /**

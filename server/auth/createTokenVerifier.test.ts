@@ -44,5 +44,6 @@ describe('createTokenVerifier', () => {
     expect(() => defaultEdgestreamConfig({ server: { auth: { mode: 'jwt', jwt: { ...jwt, publicKeyFile: 'k', jwksFile: 'j' } } } })).toThrow(/exactly one/);
     expect(() => defaultEdgestreamConfig({ server: { auth: { mode: 'jwt', jwt: { ...jwt, jwksFile: 'j', secret: 'x' } } } } as never)).toThrow(/server\.auth\.jwt.*secret/s);
     expect(defaultEdgestreamConfig().server.auth).toEqual({ mode: 'none', allowUnauthenticated: false, metrics: 'open' });
+    expect(() => defaultEdgestreamConfig({ server: { readYourWritesTimeoutMs: 30_000, connectionTimeoutMs: 20_000 } })).toThrow(/server\.connectionTimeoutMs: must be above server\.readYourWritesTimeoutMs/);
   });
 });
