@@ -4,6 +4,7 @@ import {
   createLagPoller,
   createMetricsRegistry,
   linkCacheAsCacheStats,
+  registerBackgroundMetrics,
   registerCacheMetrics,
   registerRecounterMetrics,
   registerRuntimeMetrics,
@@ -49,6 +50,7 @@ export async function openProcessorMetrics(opts: {
   const ownDirectory = pipeline.directory ? undefined : createConfiguredSplitDirectory(opts.store, config, (err) => logger.warn({ err }, 'metrics: split directory reload failed'));
   registerSplitDirectoryMetrics(registry, pipeline.directory ?? ownDirectory!);
   if (pipeline.recounter) registerRecounterMetrics(registry, pipeline.recounter);
+  if (pipeline.background) registerBackgroundMetrics(registry, pipeline.background);
   const groups = edgePipelineGroups(config).filter((g) => opts.stages.includes(g.stage));
   const admin = opts.kafka.admin();
   const lag = createLagPoller(registry, {

@@ -6,6 +6,7 @@ export { createMetricsRegistry } from './createMetricsRegistry.ts';
 export { registerRuntimeMetrics, type StageRuntime } from './registerRuntimeMetrics.ts';
 export { linkCacheAsCacheStats, registerCacheMetrics, type CacheName } from './registerCacheMetrics.ts';
 export { registerSplitDirectoryMetrics } from './registerSplitDirectoryMetrics.ts';
+export { registerBackgroundMetrics } from './registerBackgroundMetrics.ts';
 export { registerRecounterMetrics } from './registerRecounterMetrics.ts';
 export { createLagPoller, type LagPoller, type LagPollerOptions, type StageLag } from './createLagPoller.ts';
 export { createReadMetrics, type ReadMetrics } from './createReadMetrics.ts';

@@ -3,6 +3,7 @@ import { createRuntimeMetrics } from '../streams/runtime/runtimeMetrics.ts';
 import { createLinkCache } from '../streams/runtime/linkCache.ts';
 import { parsePrometheusText } from '../test/support/prometheusText.ts';
 import { createMetricsRegistry } from './createMetricsRegistry.ts';
+import { registerBackgroundMetrics } from './registerBackgroundMetrics.ts';
 import { linkCacheAsCacheStats, registerCacheMetrics } from './registerCacheMetrics.ts';
 import { registerRecounterMetrics } from './registerRecounterMetrics.ts';
 import { registerRuntimeMetrics } from './registerRuntimeMetrics.ts';
@@ -96,5 +97,22 @@ describe('processor metric wiring over the runtime\'s pure counters', () => {
     expect(s.sum('edgestream_recount_stranded_intents_total')).toBe(3);
     stats = { ...stats, rounds: 3, lastRoundMarks: 4 };
     expect((await scrape(registry)).sum('edgestream_recount_last_round_marks')).toBe(4);
+  });
+
+  it('reads the background budget\'s limit, queue and canary from its stats', async () => {
+    let stats: { limit: number; inFlight: number; queued: number; canaryMs: number | undefined; congestedProbes: number; probes: number } = { limit: 8, inFlight: 3, queued: 0, canaryMs: undefined, congestedProbes: 0, probes: 0 };
+    const registry = createMetricsRegistry({ processMetrics: false });
+    registerBackgroundMetrics(registry, { stats: () => stats });
+    let s = await scrape(registry);
+    expect(s.sum('edgestream_background_limit')).toBe(8);
+    expect(s.sum('edgestream_background_in_flight')).toBe(3);
+    expect(s.sum('edgestream_background_canary_seconds')).toBe(0);
+    stats = { limit: 2, inFlight: 2, queued: 40, canaryMs: 25, congestedProbes: 3, probes: 10 };
+    s = await scrape(registry);
+    expect(s.sum('edgestream_background_limit')).toBe(2);
+    expect(s.sum('edgestream_background_queued')).toBe(40);
+    expect(s.sum('edgestream_background_canary_seconds')).toBeCloseTo(0.025);
+    expect(s.sum('edgestream_background_canary_probes_total', { outcome: 'congested' })).toBe(3);
+    expect(s.sum('edgestream_background_canary_probes_total', { outcome: 'ok' })).toBe(7);
   });
 });

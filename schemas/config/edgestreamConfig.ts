@@ -152,6 +152,21 @@ const runtimeSchema = z.strictObject({
   recountMode: z.enum(['delta', 'full']).default('delta'),
   /** tunable. Most degree_dirty marks one recount round takes; a round that took that many starts the next at once. Bounds a round's memory and the marks a failed round redoes. */
   recountMarksPerRound: z.int().min(1).max(1_000_000).default(10_000),
+  /**
+   * tunable. Foreground before background (docs/architecture.md §5 "Foreground before background"):
+   * the recounter and the split chain send their store calls through a budget of at most
+   * `maxConcurrency` in flight, halved while a canary point read (every `probeIntervalMs`) takes
+   * longer than `maxCanaryLatencyMs` and grown by one while it does not, never below `minConcurrency`.
+   */
+  background: z
+    .strictObject({
+      maxCanaryLatencyMs: z.int().min(1).max(10_000).default(10),
+      minConcurrency: z.int().min(1).max(256).default(4),
+      maxConcurrency: z.int().min(1).max(1_024).default(32),
+      probeIntervalMs: z.int().min(10).max(60_000).default(250),
+    })
+    .refine((b) => b.minConcurrency <= b.maxConcurrency, { path: ['minConcurrency'], message: 'must be at most runtime.background.maxConcurrency' })
+    .prefault({}),
   /** tunable. How often a processor serving metrics (`run --metrics-port`) polls its consumer groups' lag (scrapes read the last poll). */
   lagPollIntervalMs: z.int().min(100).default(15_000),
 }).refine((r) => r.cascadeSettleMs > 2 * (r.writeRetryBudgetMs + r.writeLandingMarginMs) + r.tombstoneCacheTtlMs, {

@@ -81,6 +81,8 @@ export interface RecountRound {
   readonly held: number;
   /** Cells the round read (marks, counts, sources, mirrors). */
   readonly rowsRead: number;
+  /** Wall time of the round's phases: taking the marks, counting their targets, deleting the marks counted. */
+  readonly phasesMs: { readonly take: number; readonly count: number; readonly deleteMarks: number };
 }
 
 /** Which mark partitions this instance recounts (see createShardOwnership); the others belong to other instances. */
@@ -185,10 +187,13 @@ export function createRecounter(opts: RecounterOptions): Recounter {
     const t0 = clock.nowMicros();
     const readBefore = reads.rows();
     const owned = logic.markPartitions.filter((p) => opts.owner?.owns(p) ?? true);
+    const startedMs = clock.nowMs();
     const taken = await takeMarks(store, logic, rotated(owned, rounds++), pageSize, marksPerRound);
+    const takenMs = clock.nowMs();
     const { due, held } = intents.sort(taken, owned, clock.nowMs());
     const targets = byTarget(due);
     const settled = await recountAll(targets, t0);
+    const countedMs = clock.nowMs();
     const done: Mark[] = due.filter((m) => m.target === undefined);
     settled.forEach((r, i) => {
       const { marks: covered } = targets[i] as TargetMarks;
@@ -197,10 +202,11 @@ export function createRecounter(opts: RecounterOptions): Recounter {
       logger.warn({ mark: describeMark(covered[0] as Mark), marks: covered.length, err: r.reason }, 'recount failed; marks kept for the next round');
     });
     await deleteMarks(store, logic, done);
+    const phasesMs = { take: takenMs - startedMs, count: countedMs - takenMs, deleteMarks: clock.nowMs() - countedMs };
     stats.strandedIntents += intents.forget(done);
     const rowsRead = reads.rows() - readBefore;
     const marks = taken.marks.length;
-    const round = { t0, marks, recounted: settled.filter((r) => r.status === 'fulfilled').length, failed: marks - held.length - done.length, held: held.length, rowsRead };
+    const round = { t0, marks, recounted: settled.filter((r) => r.status === 'fulfilled').length, failed: marks - held.length - done.length, held: held.length, rowsRead, phasesMs };
     // The empty round after a backlog is logged too: it says the backlog is gone.
     if (round.marks > 0 || stats.lastRoundMarks > 0) logger.info(round, 'recount round');
     stats.rounds++;
@@ -304,10 +310,14 @@ function fullTally(logic: RecountLogic, target: RecountTarget): Tally {
   };
 }
 
+/** Marks deleted per store call: a background call holds one slot of the budget, so none is long. */
+const DELETE_MARKS_PER_CALL = 1_000;
+
 /** Deletes each mark at the write time it was read with (one mutation per mark: write times differ). */
 async function deleteMarks(store: TwoLevelMapStore, logic: RecountLogic, marks: readonly Mark[]): Promise<void> {
-  if (marks.length === 0) return;
-  await store.mutateMany(marks.map((m) => ({ namespace: logic.markNamespace, id: m.partition, writeTime: m.writeTime, deletions: [m.key], additions: [] })));
+  const pieces: Mark[][] = [];
+  for (let i = 0; i < marks.length; i += DELETE_MARKS_PER_CALL) pieces.push(marks.slice(i, i + DELETE_MARKS_PER_CALL));
+  await Promise.all(pieces.map((piece) => store.mutateMany(piece.map((m) => ({ namespace: logic.markNamespace, id: m.partition, writeTime: m.writeTime, deletions: [m.key], additions: [] })))));
 }
 
 function describeMark(m: Mark): string {

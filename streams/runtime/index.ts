@@ -12,6 +12,8 @@ export { classifyFailure, type Boundary, type Decision } from './classifyFailure
 export { HEADERS, readRepairState, headerString, isReplayForced, type DlqReason, type RepairState } from './headers.ts';
 export { backoffMs, type RetryPolicy } from './backoff.ts';
 export { systemClock, type Clock } from './Clock.ts';
+export { createBackgroundBudget, createConfiguredBackgroundBudget, type BackgroundBudget, type BackgroundBudgetStats } from './backgroundBudget.ts';
+export { budgetedStore } from './budgetedStore.ts';
 export { PipelineError, type PipelineErrorCode } from './PipelineError.ts';
 export { DEFAULT_EMIT_SCHEMAS, type EmitSchemas } from './emitEncoder.ts';
 export { resolveTuning, type RuntimeTuning } from './runtimeTuning.ts';

@@ -10,12 +10,16 @@ import { NODE_TOMBSTONES_NAMESPACE, splittableNamespaces } from '../../sinks/nam
 import { createConfiguredSplitDirectory, createSplitMirroringStore, type SplitDirectory } from '../../sinks/wide/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
 import {
+  budgetedStore,
   createCascadeRunner,
+  createConfiguredBackgroundBudget,
   createLinkCache,
   createProcessorRuntime,
   createRecounter,
   createShardOwnership,
   createRepairRunner,
+  systemClock,
+  type BackgroundBudget,
   type Clock,
   type LinkCacheStats,
   type Recounter,
@@ -45,6 +49,8 @@ export interface EdgePipelineOptions {
 export interface EdgePipeline {
   readonly runners: readonly Runner[];
   readonly recounter?: Recounter;
+  /** The budget the recounter and the split chain share (present when either runs). */
+  readonly background?: BackgroundBudget;
   /** The split directory the fan-out and repair stages mirror writes by (present when either runs). */
   readonly directory?: SplitDirectory;
   /** Consumer group of each consuming stage. */
@@ -113,7 +119,10 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
     add('cascade', createCascadeRunner({ ...common, logic, upstreamGroupId: `${config.topics.prefix}${fanOut.name}` }));
   }
   const chainStages = SPLIT_CHAIN_STAGES.filter((st) => stages.has(st));
-  const chain = createSplitChain({ kafka: opts.kafka, serde: opts.serde, store: opts.store, config, logger: opts.logger, stages: chainStages, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.tuning ? { tuning: opts.tuning } : {}) });
+  // Projections (recount, split chain) yield to the fan-out's writes and the server's reads.
+  const background = stages.has('recount') || chainStages.length > 0 ? createConfiguredBackgroundBudget(opts.store, config, opts.clock ?? systemClock) : undefined;
+  const backgroundStore = background ? budgetedStore(opts.store, background) : opts.store;
+  const chain = createSplitChain({ kafka: opts.kafka, serde: opts.serde, store: backgroundStore, config, logger: opts.logger, stages: chainStages, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.tuning ? { tuning: opts.tuning } : {}) });
   for (const [stage, runner] of chain) add(stage, runner);
   // Recounter instances divide the degree_dirty shards by their group's assignment of the input topic's partitions.
   const ownership = stages.has('recount')
@@ -128,7 +137,7 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
     : undefined;
   const recounter = ownership
     ? createRecounter({
-        store: opts.store,
+        store: backgroundStore,
         logic: degreeRecountLogic,
         owner: ownership,
         logger: opts.logger,
@@ -142,6 +151,7 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
   return {
     runners,
     ...(recounter ? { recounter } : {}),
+    ...(background ? { background } : {}),
     ...(directory ? { directory } : {}),
     groups,
     caches: {
@@ -150,12 +160,14 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
     },
     async start() {
       await directory?.start();
+      background?.start();
       await Promise.all([...runners.map((r) => r.start()), ownership?.start()]);
       recounter?.start();
     },
     async stop() {
       await Promise.all([...runners.map((r) => r.stop()), recounter?.stop().then(() => ownership?.stop())]);
       directory?.stop();
+      background?.stop();
     },
     done: Promise.all(runners.map((r) => r.done)).then(() => undefined),
   };
