@@ -25,7 +25,7 @@ export function printSummary(r: ReturnType<typeof buildResult>): void {
   const { summary: s } = r;
   out();
   out(`bench:hot — ${fmt(r.args.links)} links per phase; hot = 1 source, spread = ${fmt(r.phases.find((p) => p.variant === 'spread')?.sources ?? 0)} sources; ${r.args.repeats} repeats; ${r.machine.cores} cores; commit ${r.code.commit.slice(0, 12)}${r.code.cleanTree ? ' (clean tree)' : ' (tree NOT clean: not a committable result)'}`);
-  out(`variant  links/s med  spread  every repeat               drain s  count s  proc µs/l  cass µs/l kafka µs repairs  dlq  checks`);
+  out(`variant  links/s med  range%  every repeat               drain s  count s  proc µs/l  cass µs/l kafka µs repairs  dlq  checks`);
   out(row('hot', s.hot));
   out(row('spread', s.spread));
   out(`hot / spread drain rate: median ${s.hotOverSpread.median} (every repeat ${s.hotOverSpread.repeats.join(', ')}; spread ${s.hotOverSpread.spreadPct}%)`);
