@@ -52,7 +52,7 @@ describe('createRecounter', () => {
     await s.mark('s1', 'b', 5n);
     const round = await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock }).runOnce();
     const t0 = s.clock.nowMicros();
-    expect(round).toEqual({ t0, marks: 2, recounted: 2, failed: 0, held: 0, rowsRead: 12 });
+    expect(round).toEqual({ t0, marks: 2, recounted: 2, failed: 0, held: 0, rowsRead: 12, phasesMs: { take: 0, count: 0, deleteMarks: 0 } });
     expect(await s.count('a')).toEqual({ n: 2n, at: t0 });
     expect(await s.count('b')).toEqual({ n: 1n, at: t0 });
     expect([...(await s.marks('s0')), ...(await s.marks('s1'))]).toEqual([]);
