@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import https from 'node:https';
 import type { ConnectionOptions } from 'node:tls';
-import type { SASLOptions } from 'kafkajs';
+import type { SASLOptions } from '../streams/kafkaClient.ts';
 import type { ClusterConfig, ClusterTls } from '../schemas/config/clusterConfig.ts';
 import type { ClientSecurity } from '../stack/clientSecurity.ts';
 import type { StackEndpoints } from '../stack/endpoints.ts';

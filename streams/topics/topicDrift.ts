@@ -1,4 +1,4 @@
-import kafkajs, { type Admin } from 'kafkajs';
+import { TOPIC_CONFIG_RESOURCE, type Admin } from '../kafkaClient.ts';
 import type { ConfigDrift } from '../../schemas/config/configDrift.ts';
 import type { TopicSpec } from './topicSpecs.ts';
 
@@ -17,8 +17,7 @@ export interface ObservedTopic {
 }
 
 const MIN_ISR = 'min.insync.replicas';
-// kafkajs is CommonJS: its enums are reachable through the default export only under Node's ESM loader.
-const TOPIC = kafkajs.ConfigResourceTypes.TOPIC;
+const TOPIC = TOPIC_CONFIG_RESOURCE;
 /** DescribeConfigs' config source of a topic-level override (DYNAMIC_TOPIC_CONFIG). */
 const TOPIC_CONFIG_SOURCE = 1;
 
