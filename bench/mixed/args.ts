@@ -26,7 +26,7 @@ export interface MixedBenchArgs {
   readonly postgres: 'auto' | 'on' | 'off';
   readonly keep: boolean;
   readonly out: string | undefined;
-  /** Directory for V8 CPU profiles of the processor child (`--cpu-prof`). */
+  /** Directory for V8 CPU profiles of the processor and server children (`--cpu-prof`). */
   readonly cpuProfDir: string | undefined;
   readonly help: boolean;
 }
@@ -61,7 +61,7 @@ the least work the same answers need, and PostgreSQL 15 with LinkBench's schema.
   --postgres <on|off>        the PostgreSQL 15 anchor (own server, started for its phases, paused otherwise; default: on
                              when the postgres and initdb binaries are found, else skipped with the reason; on: fail then)
   --keep                     keep the keyspaces and topics (default: drop/delete them)
-  --cpu-prof <dir>           write V8 CPU profiles of the processor child to <dir> (node --cpu-prof; open in Chrome DevTools)
+  --cpu-prof <dir>           write V8 CPU profiles of the processor and server children to <dir> (node --cpu-prof; open in Chrome DevTools)
   --out <file>               result JSON (default bench/results/mixed-latest.json for --ids >= ${DEFAULT_IDS} and
                              --seconds >= ${DEFAULT_SECONDS}, else bench/results/mixed-small.json)
 `;

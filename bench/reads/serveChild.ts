@@ -17,11 +17,11 @@ export interface ServeChild {
  * `dir`; the per-address rate limit is raised so the load generator's one
  * address is not refused. Its pino log goes to `dir/serve.log`.
  */
-export async function startServeChild(config: EdgestreamConfig, dir: string, label: string): Promise<ServeChild> {
+export async function startServeChild(config: EdgestreamConfig, dir: string, label: string, nodeArgs: readonly string[] = []): Promise<ServeChild> {
   const configFile = path.join(dir, `serve-${label}.config.json`);
   fs.writeFileSync(configFile, JSON.stringify({ ...config, server: { ...config.server, rateLimitMax: 10_000_000 } }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
   const log = fs.openSync(path.join(dir, `serve-${label}.log`), 'a');
-  const child: ChildProcess = spawn(process.execPath, ['--max-semi-space-size=64', path.join(REPO_ROOT, 'bin/edgestream.js'), '--config', configFile, 'serve', '--port', '0'], {
+  const child: ChildProcess = spawn(process.execPath, ['--max-semi-space-size=64', ...nodeArgs, path.join(REPO_ROOT, 'bin/edgestream.js'), '--config', configFile, 'serve', '--port', '0'], {
     cwd: REPO_ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', log],
