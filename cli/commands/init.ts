@@ -8,6 +8,7 @@ import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
 import type { StackEndpoints } from '../../stack/endpoints.ts';
 import { registerSchemas } from '../../streams/serde/index.ts';
 import { applyMinInsyncReplicas, ensureTopics, observeTopics, topicDrift, topicSchemas, topicSpecs, type ObservedTopic } from '../../streams/topics/index.ts';
+import { checkConnections } from '../connectionCheck.ts';
 import { cassandraConnection } from '../openStore.ts';
 
 export interface InitDeps {
@@ -33,6 +34,7 @@ type Finding = ConfigDrift & { readonly change?: () => Promise<void> };
  */
 export async function initCommand(deps: InitDeps): Promise<void> {
   const say = deps.say ?? ((line: string) => console.log(line));
+  await checkConnections(deps);
   const admin = deps.kafka.admin();
   await admin.connect();
   // Schema changes wait for every node to agree: give them longer than a data request.

@@ -2,10 +2,12 @@ import { stopOnSignals } from '../../streams/runtime/index.ts';
 import { createEdgePipeline, type EdgePipelineStage } from '../../streams/topology/createEdgePipeline.ts';
 import { createAvroSerde } from '../../streams/serde/index.ts';
 import type { CommandContext } from '../commandContext.ts';
+import { checkConnections } from '../connectionCheck.ts';
 import { openProcessorMetrics, type ProcessorMetrics } from '../openProcessorMetrics.ts';
 
 /** `edgestream run`: the stages until SIGTERM/SIGINT, with Prometheus metrics on `--metrics-port` when given. */
 export async function runCommand(ctx: CommandContext, stages: readonly EdgePipelineStage[], flags: { readonly metricsPort?: number }): Promise<void> {
+  await checkConnections(ctx);
   const store = await ctx.store();
   const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry, maxRecordBytes: ctx.config.limits.maxRecordBytes }), store, config: ctx.config, logger: ctx.logger, stages });
   let metrics: ProcessorMetrics | undefined;

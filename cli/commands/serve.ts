@@ -6,6 +6,7 @@ import { knownSchemas } from '../../schemas/index.ts';
 import { createMetricsRegistry, createReadMetrics, registerSplitDirectoryMetrics } from '../../metrics/index.ts';
 import { createConsistencyGate, createEdgeServer, createServerMetrics, fetchOffsetSnapshot, type EdgeServer, type ReadinessCheck } from '../../server/index.ts';
 import type { CommandContext } from '../commandContext.ts';
+import { checkConnections } from '../connectionCheck.ts';
 import { openReader } from '../openReader.ts';
 
 export interface ServeFlags {
@@ -28,6 +29,7 @@ export interface RunningService {
  */
 export async function startEdgeService(ctx: CommandContext, flags: ServeFlags): Promise<RunningService> {
   const { config, logger } = ctx;
+  await checkConnections(ctx);
   const limits = config.server;
   // One registry for the server's, the reader's and the split directory's series: one scrape shows them all.
   const registry = createMetricsRegistry();
