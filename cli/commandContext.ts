@@ -9,6 +9,7 @@ import { connectClients } from './connectClients.ts';
 import { loadConfig } from './loadConfig.ts';
 import { openStore } from './openStore.ts';
 
+import { ensureLocalCluster } from './localClusterConfig.ts';
 export interface CommandContext {
   readonly config: EdgestreamConfig;
   readonly endpoints: StackEndpoints;
@@ -23,6 +24,8 @@ export interface GlobalFlags {
   readonly config?: string;
   readonly keepStack?: boolean;
 }
+  /** On the local 3-node cluster (`npm run stack:up -- --cluster`), started if needed. */
+  readonly cluster?: boolean;
 
 /** pino JSON on stderr (stdout carries command results); level from LOG_LEVEL, default info. */
 export function createCliLogger(): Logger {
@@ -35,10 +38,11 @@ export function createCliLogger(): Logger {
  * for the next command unless the command is one-shot and `--stop-stack` is given.
  */
 export async function withCommandContext<T>(flags: GlobalFlags, fn: (ctx: CommandContext) => Promise<T>): Promise<T> {
-  const { config, source } = loadConfig(flags.config);
+  const { config, source } = loadConfig(flags.config, flags.cluster);
   const logger = createCliLogger();
   logger.debug({ source }, 'config loaded');
   const stack = await commandStack({ keepStack: flags.keepStack ?? true, cluster: config.cluster });
+  if (flags.cluster) await ensureLocalCluster((line) => console.error(`[stack] ${line}`));
   const { kafka, registry } = connectClients(stack.endpoints, 'edgestream-cli');
   let store: Promise<TwoLevelMapStore> | undefined;
   try {

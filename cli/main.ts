@@ -33,6 +33,7 @@ const tcpPort = (flag: string) => (v: string) => {
 const tcpPortOrZero = (flag: string) => (v: string) => {
   const n = Number(v);
   if (!/^\d+$/.test(v) || n > 65_535) throw new InvalidArgumentError(`${flag} must be an integer in 0..65535 (0: any free port), got "${v}"`);
+  .option('--cluster', 'run on the local 3-node cluster (npm run stack:up -- --cluster; started if needed) at RF 3, LOCAL_QUORUM, min.insync.replicas 2', false)
   return n;
 };
 const ratio = (flag: string) => (v: string) => {

@@ -1,12 +1,17 @@
 import type { EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
-import { createCassandraStore, type CassandraStoreConfig } from '../sinks/cassandra/index.ts';
+import { createCassandraStore, nativePortOptions, type CassandraStoreConfig } from '../sinks/cassandra/index.ts';
 import { edgestreamNamespaces } from '../sinks/namespaces/index.ts';
 import type { TwoLevelMapStore } from '../sinks/store/TwoLevelMapStore.ts';
 import type { StackEndpoints } from '../stack/endpoints.ts';
 
-/** Where Cassandra is and how to reach it (TLS, credentials), as cassandra-driver's Client takes it. */
-export function cassandraConnection(endpoints: StackEndpoints) {
+/** Where Cassandra is and how to reach it (TLS, credentials): the store config's form. */
+function cassandraEndpoint(endpoints: StackEndpoints) {
   return { contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc, ...endpoints.security?.cassandra };
+}
+
+/** The same as cassandra-driver's Client takes it (the store's session adds the native port itself). */
+export function cassandraConnection(endpoints: StackEndpoints) {
+  return { ...cassandraEndpoint(endpoints), ...nativePortOptions(endpoints.cassandraContactPoints) };
 }
 
 /**
@@ -16,7 +21,7 @@ export function cassandraConnection(endpoints: StackEndpoints) {
  */
 export function cassandraStoreConfigFor(endpoints: StackEndpoints, config: EdgestreamConfig) {
   return {
-    ...cassandraConnection(endpoints),
+    ...cassandraEndpoint(endpoints),
     keyspace: config.cassandra.keyspace,
     replication: config.cassandra.replication,
     consistency: config.cassandra.consistency,

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // `npm run stack:up | stack:down | stack:status`: the local JVM stack (Kafka, Cassandra, registry).
+// With `-- --cluster`: the local 3-node cluster (stack/clusterStack.ts), in its own dir and ports.
+import { clusterConfigPath, clusterDown, clusterEndpoints, clusterStatus, clusterUp, loadClusterStackConfig } from './clusterStack.ts';
 import { endpointsToEnv } from './endpoints.ts';
 import { localEndpoints } from './localEndpoints.ts';
 import { stackDown, stackStatus, stackUp } from './localStack.ts';
@@ -7,35 +9,44 @@ import { loadStackConfig } from './stackConfig.ts';
 
 const log = (line: string) => console.error(`[stack] ${line}`);
 
-async function main(command: string | undefined): Promise<number> {
-  const config = loadStackConfig();
+const SINGLE = { load: () => loadStackConfig(), up: stackUp, down: stackDown, status: stackStatus, endpoints: localEndpoints };
+const CLUSTER = { load: () => loadClusterStackConfig(), up: clusterUp, down: clusterDown, status: clusterStatus, endpoints: clusterEndpoints };
+
+async function main(command: string | undefined, flags: readonly string[]): Promise<number> {
+  const cluster = flags.includes('--cluster');
+  const stack = cluster ? CLUSTER : SINGLE;
+  const config = stack.load();
   switch (command) {
     case 'up': {
-      const result = await stackUp(config, log);
+      const result = await stack.up(config, log);
       log(result.started.length === 0
         ? `already running (${result.alreadyRunning.join(', ')})`
         : `up in ${(result.elapsedMs / 1000).toFixed(1)} s (started ${result.started.join(', ')})`);
-      for (const [k, v] of Object.entries(endpointsToEnv(localEndpoints(config)))) console.log(`export ${k}=${v}`);
+      for (const [k, v] of Object.entries(endpointsToEnv(stack.endpoints(config)))) console.log(`export ${k}=${v}`);
+      if (cluster) {
+        log(`project config (cluster section, RF 3, LOCAL_QUORUM, min.insync.replicas 2): ${clusterConfigPath(config)}`);
+        log('run against it with `npm start -- --cluster` or `edgestream --cluster <command>` (or --config with that file)');
+      }
       return 0;
     }
     case 'down':
-      await stackDown(config, log);
+      await stack.down(config, log);
       return 0;
     case 'status': {
-      const rows = await stackStatus(config);
+      const rows = await stack.status(config);
       for (const r of rows) {
         const mem = r.rssBytes ? `${Math.round(r.rssBytes / 2 ** 20)} MiB` : '-';
-        console.log(`${r.server.padEnd(10)} ${r.state.padEnd(15)} ready=${String(r.ready).padEnd(5)} pid=${r.pid ?? '-'} rss=${mem} ${r.logPath ?? ''}`);
+        console.log(`${r.server.padEnd(11)} ${r.state.padEnd(15)} ready=${String(r.ready).padEnd(5)} pid=${r.pid ?? '-'} rss=${mem} ${r.logPath ?? ''}`);
       }
       return rows.every((r) => r.state === 'running' && r.ready) ? 0 : 3;
     }
     default:
-      console.error('usage: stack/cli.ts up|down|status');
+      console.error('usage: stack/cli.ts up|down|status [--cluster]');
       return 2;
   }
 }
 
-main(process.argv[2]).then(
+main(process.argv[2], process.argv.slice(3)).then(
   (code) => process.exit(code),
   (e: unknown) => {
     console.error(`[stack] ${e instanceof Error ? e.message : String(e)}`);

@@ -53,12 +53,13 @@ async function withLock<T>(config: StackConfig, log: Log, fn: () => Promise<T>):
   }
 }
 
-async function startServer(config: StackConfig, server: LocalServer, log: Log, keepData = false): Promise<ServerRecord> {
+export async function startServer(config: StackConfig, server: LocalServer, log: Log, keepData = false): Promise<ServerRecord> {
   const dir = serverDir(config, server.name);
   for (const port of server.ports(config)) {
-    if (await portOpen(port)) {
+    const host = server.host ?? '127.0.0.1';
+    if (await portOpen(port, host)) {
       throw new StackError('PORT_IN_USE',
-        `${server.name}: port ${port} on 127.0.0.1 is already in use by a process this stack did not start. ` +
+        `${server.name}: port ${port} on ${host} is already in use by a process this stack did not start. ` +
         `Stop it, or shift every port with EDGESTREAM_STACK_PORT_OFFSET=<n>.`);
     }
   }
@@ -74,7 +75,7 @@ async function startServer(config: StackConfig, server: LocalServer, log: Log, k
   return record;
 }
 
-async function awaitReady(config: StackConfig, server: LocalServer, record: ServerRecord): Promise<void> {
+export async function awaitReady(config: StackConfig, server: LocalServer, record: ServerRecord): Promise<void> {
   const outcome = await waitUntil(() => server.ready(config), {
     timeoutMs: config.readyTimeoutMs,
     alive: () => isOurProcess(record),
@@ -127,9 +128,9 @@ export async function stackUp(config: StackConfig, log: Log, servers: readonly L
 }
 
 /** Stops every server this run dir started (by recorded pid only) and deletes their data. */
-export async function stackDown(config: StackConfig, log: Log): Promise<void> {
+export async function stackDown(config: StackConfig, log: Log, servers: readonly LocalServer[] = LOCAL_SERVERS): Promise<void> {
   await withLock(config, log, async () => {
-    for (const server of [...LOCAL_SERVERS].reverse()) {
+    for (const server of [...servers].reverse()) {
       const record = readRecord(config, server.name);
       if (!record) continue;
       const outcome = await stopProcess(record, 15_000);
@@ -168,9 +169,9 @@ export interface ServerStatus {
   readonly logPath?: string;
 }
 
-export async function stackStatus(config: StackConfig): Promise<ServerStatus[]> {
+export async function stackStatus(config: StackConfig, servers: readonly LocalServer[] = LOCAL_SERVERS): Promise<ServerStatus[]> {
   return Promise.all(
-    LOCAL_SERVERS.map(async (server): Promise<ServerStatus> => {
+    servers.map(async (server): Promise<ServerStatus> => {
       const record = readRecord(config, server.name);
       if (!record) return { server: server.name, state: 'stopped', ready: false };
       if (!isOurProcess(record)) return { server: server.name, state: 'stale-pid-file', ready: false, pid: record.pid, logPath: record.logPath };

@@ -4,6 +4,7 @@ import { StoreError } from '../store/StoreError.ts';
 import type { SerialConsistencyLevel } from '../../schemas/config/cassandraConfig.ts';
 import type { ConsistencyLevel, ParsedCassandraStoreConfig } from './cassandraStoreConfig.ts';
 import { toStoreError } from './toStoreError.ts';
+import { nativePortOptions } from './nativePort.ts';
 
 /** A CQL text with its bound values, run as a prepared statement. */
 export interface BoundStatement {
@@ -70,6 +71,7 @@ const SERIAL_CONSISTENCY: Readonly<Record<SerialConsistencyLevel, number>> = {
 export function createCassandraSession(config: ParsedCassandraStoreConfig): CassandraSession {
   const client = new cassandra.Client({
     contactPoints: [...config.contactPoints],
+    ...nativePortOptions(config.contactPoints),
     localDataCenter: config.localDataCenter,
     ...(config.credentials ? { authProvider: new cassandra.auth.PlainTextAuthProvider(config.credentials.username, config.credentials.password) } : {}),
     ...(config.sslOptions ? { sslOptions: config.sslOptions } : {}),

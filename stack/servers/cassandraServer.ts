@@ -6,25 +6,43 @@ import { ensureClasspath } from '../mavenArtifacts.ts';
 import { STACK_VERSIONS, type StackConfig } from '../stackConfig.ts';
 import type { LaunchPlan, LocalServer, ServerContext } from './localServer.ts';
 
+/** One Cassandra node: the single-node stack's, or one of the local cluster's (stack/clusterServers.ts). */
+export interface CassandraNode {
+  readonly name: string;
+  readonly clusterName: string;
+  /** listen and rpc address; every node uses the same ports on its own loopback address. */
+  readonly address: string;
+  readonly seed: string;
+  /** One token per node (num_tokens 1), so ownership is even and predictable. */
+  readonly initialToken: string;
+  readonly memtableOffheapMiB: number;
+}
+
+const SINGLE_NODE: CassandraNode = {
+  name: 'cassandra', clusterName: 'edgestream-local', address: '127.0.0.1', seed: '127.0.0.1', initialToken: '0', memtableOffheapMiB: 1024,
+};
+
 /**
- * cassandra.yaml for a throwaway single node (5.0 option names). Memtables live off-heap
+ * cassandra.yaml for a throwaway node (5.0 option names). Memtables live off-heap
  * and may grow to 1 GiB: with 128 MiB on-heap, bench:mixed's bulk load flushed 268 times
  * and compacted 816 times in 7.5 minutes, CPU the foreground paid for on 2 cores.
  * Compaction is capped at 16 MiB/s so that it trails the load instead of bursting.
+ * A cluster node does not bootstrap: the cluster is new and empty, so it joins at once.
  */
-export function cassandraYaml(config: StackConfig, dataDir: string): string {
+export function cassandraYaml(config: StackConfig, dataDir: string, node: CassandraNode = SINGLE_NODE): string {
   const p = config.ports;
-  return `cluster_name: 'edgestream-local'
+  return `cluster_name: '${node.clusterName}'
 num_tokens: 1
-initial_token: "0"
+initial_token: "${node.initialToken}"
+auto_bootstrap: false
 partitioner: org.apache.cassandra.dht.Murmur3Partitioner
 endpoint_snitch: SimpleSnitch
 seed_provider:
   - class_name: org.apache.cassandra.locator.SimpleSeedProvider
     parameters:
-      - seeds: "127.0.0.1:${p.cassandraStorage}"
-listen_address: 127.0.0.1
-rpc_address: 127.0.0.1
+      - seeds: "${node.seed}:${p.cassandraStorage}"
+listen_address: ${node.address}
+rpc_address: ${node.address}
 storage_port: ${p.cassandraStorage}
 native_transport_port: ${p.cassandraCql}
 start_native_transport: true
@@ -46,7 +64,7 @@ concurrent_compactors: 1
 compaction_throughput: 16MiB/s
 memtable_allocation_type: offheap_objects
 memtable_heap_space: 128MiB
-memtable_offheap_space: 1024MiB
+memtable_offheap_space: ${node.memtableOffheapMiB}MiB
 memtable_flush_writers: 1
 key_cache_size: 16MiB
 file_cache_size: 32MiB
@@ -72,57 +90,66 @@ const JDK17_MODULE_FLAGS = [
     'jdk.compiler/com.sun.tools.javac'].flatMap((m) => ['--add-opens', `${m}=ALL-UNNAMED`]),
 ];
 
-export const cassandraServer: LocalServer = {
-  name: 'cassandra',
-  ports: (c) => [c.ports.cassandraCql, c.ports.cassandraStorage],
+/** True once the node at host:port answers a CQL query. */
+export async function cassandraAnswers(host: string, port: number): Promise<boolean> {
+  const client = new cassandra.Client({
+    contactPoints: [`${host}:${port}`],
+    localDataCenter: 'datacenter1',
+    socketOptions: { connectTimeout: 2_000 },
+  });
+  try {
+    const rs = await client.execute('SELECT release_version FROM system.local');
+    return rs.rowLength === 1;
+  } finally {
+    await client.shutdown().catch(() => {});
+  }
+}
 
-  async prepare(ctx: ServerContext): Promise<LaunchPlan> {
-    const java = await findJava('Cassandra 5.0', (m) => m === 11 || m === 17, 'a JDK 11 or 17');
-    const lib = await ensureClasspath(ctx.config.cacheDir, `cassandra-${STACK_VERSIONS.cassandra}`, [
-      { groupId: 'org.apache.cassandra', artifactId: 'cassandra-all', version: STACK_VERSIONS.cassandra },
-    ]);
-    const jamm = fs.readdirSync(lib).find((f) => /^jamm-[\d.]+\.jar$/.test(f));
-    const dataDir = path.join(ctx.dir, 'data');
-    fs.mkdirSync(dataDir, { recursive: true });
-    fs.mkdirSync(path.join(ctx.dir, 'tmp'), { recursive: true });
-    fs.writeFileSync(path.join(ctx.dir, 'cassandra.yaml'), cassandraYaml(ctx.config, dataDir));
-    fs.writeFileSync(path.join(ctx.dir, 'logback.xml'), LOGBACK);
-    const heap = ctx.config.heapMiB.cassandra;
-    return {
-      bin: java.bin,
-      args: [
-        ctx.marker,
-        '-ea', '-da:net.openhft...', '-XX:+UseThreadPriorities', '-Xss256k', '-XX:+UseTLAB', '-XX:+ResizeTLAB', '-XX:+PerfDisableSharedMem',
-        '-Djava.net.preferIPv4Stack=true', '-Dchronicle.analytics.disable=true',
-        `-Xms${Math.min(512, heap)}m`, `-Xmx${heap}m`, '-XX:+UseG1GC', '-XX:+ParallelRefProcEnabled', '-XX:MaxTenuringThreshold=1',
-        '-Djdk.attach.allowAttachSelf=true',
-        ...JDK17_MODULE_FLAGS,
-        '-Dio.netty.tryReflectionSetAccessible=true', '-Dio.netty.allocator.useCacheForAllThreads=true', '-Dio.netty.allocator.maxOrder=11',
-        ...(jamm ? [`-javaagent:${path.join(lib, jamm)}`] : []),
-        `-Dcassandra.config=file://${path.join(ctx.dir, 'cassandra.yaml')}`,
-        `-Dlogback.configurationFile=${path.join(ctx.dir, 'logback.xml')}`,
-        `-Dcassandra.storagedir=${dataDir}`, `-Dcassandra.logdir=${ctx.dir}`,
-        // Without this Cassandra closes stdout/stderr after setup and the log goes dark.
-        '-Dcassandra-foreground=yes',
-        // Single node, throwaway data: skip the gossip settle wait and the system-table fsyncs.
-        '-Dcassandra.skip_wait_for_gossip_to_settle=0', '-Dcassandra.unsafesystem=true',
-        `-Djna.tmpdir=${path.join(ctx.dir, 'tmp')}`,
-        '-cp', `${lib}/*`, 'org.apache.cassandra.service.CassandraDaemon',
-      ],
-    };
-  },
+/** A launcher for one Cassandra node (the single-node stack's by default). */
+export function cassandraNodeServer(node: CassandraNode): LocalServer {
+  return {
+    name: node.name,
+    host: node.address,
+    ports: (c) => [c.ports.cassandraCql, c.ports.cassandraStorage],
 
-  async ready(config: StackConfig): Promise<boolean> {
-    const client = new cassandra.Client({
-      contactPoints: [`127.0.0.1:${config.ports.cassandraCql}`],
-      localDataCenter: 'datacenter1',
-      socketOptions: { connectTimeout: 2_000 },
-    });
-    try {
-      const rs = await client.execute('SELECT release_version FROM system.local');
-      return rs.rowLength === 1;
-    } finally {
-      await client.shutdown().catch(() => {});
-    }
-  },
-};
+    async prepare(ctx: ServerContext): Promise<LaunchPlan> {
+      const java = await findJava('Cassandra 5.0', (m) => m === 11 || m === 17, 'a JDK 11 or 17');
+      const lib = await ensureClasspath(ctx.config.cacheDir, `cassandra-${STACK_VERSIONS.cassandra}`, [
+        { groupId: 'org.apache.cassandra', artifactId: 'cassandra-all', version: STACK_VERSIONS.cassandra },
+      ]);
+      const jamm = fs.readdirSync(lib).find((f) => /^jamm-[\d.]+\.jar$/.test(f));
+      const dataDir = path.join(ctx.dir, 'data');
+      fs.mkdirSync(dataDir, { recursive: true });
+      fs.mkdirSync(path.join(ctx.dir, 'tmp'), { recursive: true });
+      fs.writeFileSync(path.join(ctx.dir, 'cassandra.yaml'), cassandraYaml(ctx.config, dataDir, node));
+      fs.writeFileSync(path.join(ctx.dir, 'logback.xml'), LOGBACK);
+      const heap = ctx.config.heapMiB.cassandra;
+      return {
+        bin: java.bin,
+        args: [
+          ctx.marker,
+          '-ea', '-da:net.openhft...', '-XX:+UseThreadPriorities', '-Xss256k', '-XX:+UseTLAB', '-XX:+ResizeTLAB', '-XX:+PerfDisableSharedMem',
+          '-Djava.net.preferIPv4Stack=true', '-Dchronicle.analytics.disable=true',
+          `-Xms${Math.min(512, heap)}m`, `-Xmx${heap}m`, '-XX:+UseG1GC', '-XX:+ParallelRefProcEnabled', '-XX:MaxTenuringThreshold=1',
+          '-Djdk.attach.allowAttachSelf=true',
+          ...JDK17_MODULE_FLAGS,
+          '-Dio.netty.tryReflectionSetAccessible=true', '-Dio.netty.allocator.useCacheForAllThreads=true', '-Dio.netty.allocator.maxOrder=11',
+          ...(jamm ? [`-javaagent:${path.join(lib, jamm)}`] : []),
+          `-Dcassandra.config=file://${path.join(ctx.dir, 'cassandra.yaml')}`,
+          `-Dlogback.configurationFile=${path.join(ctx.dir, 'logback.xml')}`,
+          `-Dcassandra.storagedir=${dataDir}`, `-Dcassandra.logdir=${ctx.dir}`,
+          // Without this Cassandra closes stdout/stderr after setup and the log goes dark.
+          '-Dcassandra-foreground=yes',
+          // Single node, throwaway data: skip the gossip settle wait and the system-table fsyncs.
+          '-Dcassandra.skip_wait_for_gossip_to_settle=0', '-Dcassandra.unsafesystem=true',
+          `-Djna.tmpdir=${path.join(ctx.dir, 'tmp')}`,
+          '-cp', `${lib}/*`, 'org.apache.cassandra.service.CassandraDaemon',
+        ],
+      };
+    },
+
+    ready: (config: StackConfig) => cassandraAnswers(node.address, config.ports.cassandraCql),
+  };
+}
+
+export const cassandraServer: LocalServer = cassandraNodeServer(SINGLE_NODE);

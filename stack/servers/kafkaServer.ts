@@ -12,23 +12,43 @@ import type { LaunchPlan, LocalServer, ServerContext } from './localServer.ts';
 
 const execFileAsync = promisify(execFile);
 
-/** server.properties for a single combined broker+controller (KRaft); every replication factor is 1. */
-export function kafkaServerProperties(config: StackConfig, logDir: string): string {
+/** One combined broker+controller (KRaft): the single-node stack's, or one of the local cluster's (stack/clusterServers.ts). */
+export interface KafkaNode {
+  readonly name: string;
+  readonly nodeId: number;
+  /** Listener address; every node uses the same ports on its own loopback address. */
+  readonly address: string;
+  /** Every voter's address, in node-id order (1-based). */
+  readonly voterAddresses: readonly string[];
+  /** Replicas of the internal topics and `min.insync.replicas` for them. */
+  readonly replicationFactor: number;
+  readonly minInsyncReplicas: number;
+  /** All nodes of one cluster format their storage with the same id. */
+  clusterId(config: StackConfig): string;
+}
+
+const SINGLE_NODE: KafkaNode = {
+  name: 'kafka', nodeId: 1, address: '127.0.0.1', voterAddresses: ['127.0.0.1'], replicationFactor: 1, minInsyncReplicas: 1, clusterId: () => randomClusterId(),
+};
+
+/** server.properties for a combined broker+controller (KRaft). */
+export function kafkaServerProperties(config: StackConfig, logDir: string, node: KafkaNode = SINGLE_NODE): string {
   const { kafka, kafkaController } = config.ports;
+  const voters = node.voterAddresses.map((a, i) => `${i + 1}@${a}:${kafkaController}`).join(',');
   return `process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:${kafkaController}
-listeners=PLAINTEXT://127.0.0.1:${kafka},CONTROLLER://127.0.0.1:${kafkaController}
-advertised.listeners=PLAINTEXT://127.0.0.1:${kafka}
+node.id=${node.nodeId}
+controller.quorum.voters=${voters}
+listeners=PLAINTEXT://${node.address}:${kafka},CONTROLLER://${node.address}:${kafkaController}
+advertised.listeners=PLAINTEXT://${node.address}:${kafka}
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 log.dirs=${logDir}
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-default.replication.factor=1
-min.insync.replicas=1
+offsets.topic.replication.factor=${node.replicationFactor}
+transaction.state.log.replication.factor=${node.replicationFactor}
+transaction.state.log.min.isr=${node.minInsyncReplicas}
+default.replication.factor=${node.replicationFactor}
+min.insync.replicas=${node.minInsyncReplicas}
 num.partitions=1
 # 50 offsets partitions would be created on the first group join: slow on 2 cores.
 offsets.topic.num.partitions=1
@@ -58,68 +78,77 @@ log4j.logger.state.change.logger=WARN
 }
 
 /** A KRaft cluster id: 16 random bytes, base64url; must not start with '-' (it would parse as a flag). */
-function clusterId(): string {
+function randomClusterId(): string {
   for (;;) {
     const id = crypto.randomBytes(16).toString('base64url');
     if (!id.startsWith('-')) return id;
   }
 }
 
-export const kafkaServer: LocalServer = {
-  name: 'kafka',
-  ports: (c) => [c.ports.kafka, c.ports.kafkaController],
+/** True once the broker at host:port answers and its cluster has at least `brokers` brokers. */
+export async function kafkaAnswers(host: string, port: number, brokers = 1): Promise<boolean> {
+  const admin = new Kafka({
+    clientId: 'edgestream-stack-probe',
+    brokers: [`${host}:${port}`],
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 0 },
+    connectionTimeout: 2_000,
+  }).admin();
+  try {
+    await admin.connect();
+    const cluster = await admin.describeCluster();
+    return cluster.brokers.length >= brokers;
+  } finally {
+    await admin.disconnect().catch(() => {});
+  }
+}
 
-  async prepare(ctx: ServerContext): Promise<LaunchPlan> {
-    const java = await findJava('Kafka 3.9', (m) => m >= 17, 'Java 17 or newer');
-    const lib = await ensureClasspath(ctx.config.cacheDir, `kafka-${STACK_VERSIONS.kafka}`, [
-      { groupId: 'org.apache.kafka', artifactId: 'kafka_2.13', version: STACK_VERSIONS.kafka },
-      // reload4j is compileOnly in Kafka's build: without these two the broker logs nothing.
-      { groupId: 'org.slf4j', artifactId: 'slf4j-reload4j', version: '1.7.36' },
-      { groupId: 'ch.qos.reload4j', artifactId: 'reload4j', version: '1.2.25' },
-    ]);
-    const logDir = path.join(ctx.dir, 'data');
-    fs.mkdirSync(logDir, { recursive: true });
-    const props = path.join(ctx.dir, 'server.properties');
-    fs.writeFileSync(props, kafkaServerProperties(ctx.config, logDir));
-    fs.writeFileSync(path.join(ctx.dir, 'log4j.properties'), log4j('INFO'));
-    fs.writeFileSync(path.join(ctx.dir, 'tools-log4j.properties'), log4j('WARN'));
-    // The broker refuses unformatted log dirs; StorageTool has no --override, it reads the file.
-    try {
-      await execFileAsync(java.bin, [
-        '-Xmx256m', `-Dlog4j.configuration=file:${path.join(ctx.dir, 'tools-log4j.properties')}`,
-        '-cp', `${lib}/*`, 'kafka.tools.StorageTool', 'format', '--ignore-formatted', '-t', clusterId(), '-c', props,
-      ], { timeout: 120_000 });
-    } catch (e) {
-      const err = e as { stderr?: string; stdout?: string };
-      throw new StackError('START_FAILED', `kafka storage format failed: ${err.stderr ?? ''}${err.stdout ?? ''}`, { cause: e });
-    }
-    const heap = ctx.config.heapMiB.kafka;
-    return {
-      bin: java.bin,
-      args: [
-        ctx.marker,
-        `-Xms${Math.min(256, heap)}m`, `-Xmx${heap}m`,
-        '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:InitiatingHeapOccupancyPercent=35', '-XX:+ExplicitGCInvokesConcurrent',
-        '-Djava.awt.headless=true', `-Dlog4j.configuration=file:${path.join(ctx.dir, 'log4j.properties')}`,
-        '-cp', `${lib}/*`, 'kafka.Kafka', props,
-      ],
-    };
-  },
+/** A launcher for one Kafka node (the single-node stack's by default). */
+export function kafkaNodeServer(node: KafkaNode): LocalServer {
+  return {
+    name: node.name,
+    host: node.address,
+    ports: (c) => [c.ports.kafka, c.ports.kafkaController],
 
-  async ready(config: StackConfig): Promise<boolean> {
-    const admin = new Kafka({
-      clientId: 'edgestream-stack-probe',
-      brokers: [`127.0.0.1:${config.ports.kafka}`],
-      logLevel: logLevel.NOTHING,
-      retry: { retries: 0 },
-      connectionTimeout: 2_000,
-    }).admin();
-    try {
-      await admin.connect();
-      const cluster = await admin.describeCluster();
-      return cluster.brokers.length > 0;
-    } finally {
-      await admin.disconnect().catch(() => {});
-    }
-  },
-};
+    async prepare(ctx: ServerContext): Promise<LaunchPlan> {
+      const java = await findJava('Kafka 3.9', (m) => m >= 17, 'Java 17 or newer');
+      const lib = await ensureClasspath(ctx.config.cacheDir, `kafka-${STACK_VERSIONS.kafka}`, [
+        { groupId: 'org.apache.kafka', artifactId: 'kafka_2.13', version: STACK_VERSIONS.kafka },
+        // reload4j is compileOnly in Kafka's build: without these two the broker logs nothing.
+        { groupId: 'org.slf4j', artifactId: 'slf4j-reload4j', version: '1.7.36' },
+        { groupId: 'ch.qos.reload4j', artifactId: 'reload4j', version: '1.2.25' },
+      ]);
+      const logDir = path.join(ctx.dir, 'data');
+      fs.mkdirSync(logDir, { recursive: true });
+      const props = path.join(ctx.dir, 'server.properties');
+      fs.writeFileSync(props, kafkaServerProperties(ctx.config, logDir, node));
+      fs.writeFileSync(path.join(ctx.dir, 'log4j.properties'), log4j('INFO'));
+      fs.writeFileSync(path.join(ctx.dir, 'tools-log4j.properties'), log4j('WARN'));
+      // The broker refuses unformatted log dirs; StorageTool has no --override, it reads the file.
+      try {
+        await execFileAsync(java.bin, [
+          '-Xmx256m', `-Dlog4j.configuration=file:${path.join(ctx.dir, 'tools-log4j.properties')}`,
+          '-cp', `${lib}/*`, 'kafka.tools.StorageTool', 'format', '--ignore-formatted', '-t', node.clusterId(ctx.config), '-c', props,
+        ], { timeout: 120_000 });
+      } catch (e) {
+        const err = e as { stderr?: string; stdout?: string };
+        throw new StackError('START_FAILED', `kafka storage format failed: ${err.stderr ?? ''}${err.stdout ?? ''}`, { cause: e });
+      }
+      const heap = ctx.config.heapMiB.kafka;
+      return {
+        bin: java.bin,
+        args: [
+          ctx.marker,
+          `-Xms${Math.min(256, heap)}m`, `-Xmx${heap}m`,
+          '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:InitiatingHeapOccupancyPercent=35', '-XX:+ExplicitGCInvokesConcurrent',
+          '-Djava.awt.headless=true', `-Dlog4j.configuration=file:${path.join(ctx.dir, 'log4j.properties')}`,
+          '-cp', `${lib}/*`, 'kafka.Kafka', props,
+        ],
+      };
+    },
+
+    ready: (config: StackConfig) => kafkaAnswers(node.address, config.ports.kafka),
+  };
+}
+
+export const kafkaServer: LocalServer = kafkaNodeServer(SINGLE_NODE);

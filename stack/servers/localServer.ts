@@ -17,8 +17,11 @@ export interface ServerContext {
 
 /** One server of the local stack: provisioning, launch and a real readiness probe. */
 export interface LocalServer {
-  readonly name: 'cassandra' | 'kafka' | 'registry';
-  /** Ports it binds; checked free before launch. */
+  /** 'cassandra' | 'kafka' | 'registry' in the single-node stack; 'cassandra-2' etc. in the local cluster. */
+  readonly name: string;
+  /** The address it binds (default 127.0.0.1): the local cluster's nodes share ports on 127.0.0.1/.2/.3. */
+  readonly host?: string;
+  /** Ports it binds on its host; checked free before launch. */
   ports(config: StackConfig): readonly number[];
   /** Downloads (cached), writes config files, makes fresh data dirs, picks a JVM. */
   prepare(ctx: ServerContext): Promise<LaunchPlan>;

@@ -3,7 +3,7 @@ import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import cassandra from 'cassandra-driver';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { pino, type Logger } from 'pino';
-import { openStore } from '../../cli/openStore.ts';
+import { cassandraConnection, openStore } from '../../cli/openStore.ts';
 import { parseEdgestreamConfig, type EdgestreamConfig, type EdgestreamConfigInput } from '../../schemas/config/edgestreamConfig.ts';
 import { knownSchemas } from '../../schemas/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
@@ -54,15 +54,22 @@ export interface EdgestreamEnvOptions {
   readonly wide?: NonNullable<EdgestreamConfigInput['wide']>;
   /** Overrides of the limits section. */
   readonly limits?: NonNullable<EdgestreamConfigInput['limits']>;
+  /** Another stack than globalSetup's (the local cluster: test/support/clusterFixture.ts). */
+  readonly endpoints?: StackEndpoints;
+  /** Replication and consistency in place of RF 1 (the cluster's RF 3, LOCAL_QUORUM, min.insync.replicas 2). */
+  readonly durability?: {
+    readonly topics: { readonly replicationFactor: number; readonly minInsyncReplicas: number };
+    readonly cassandra: Pick<NonNullable<EdgestreamConfigInput['cassandra']>, 'replication' | 'consistency'>;
+  };
 }
 
 export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<EdgestreamEnv> {
-  const endpoints = stackEndpoints();
+  const endpoints = opts.endpoints ?? stackEndpoints();
   const rand = randomBytes(4).toString('hex');
   const configInput: EdgestreamConfigInput = {
     edgeTypes: (opts.edgeTypes ?? ['follows', 'likes']).map((t) => (typeof t === 'string' ? { name: t } : t)),
-    topics: { prefix: `t${rand}.`, partitions: opts.partitions ?? 3, replicationFactor: 1 },
-    cassandra: { keyspace: `${opts.name}_${rand}`, replicationFactor: 1 },
+    topics: { prefix: `t${rand}.`, partitions: opts.partitions ?? 3, ...(opts.durability?.topics ?? { replicationFactor: 1 }) },
+    cassandra: { keyspace: `${opts.name}_${rand}`, ...(opts.durability?.cassandra ?? { replicationFactor: 1 }) },
     runtime: {
       sessionTimeoutMs: 8_000, // a SIGKILLed processor's partitions move on quickly
       writeRetryBudgetMs: 1_000,
@@ -94,7 +101,7 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
   await registerSchemas(registry, topicSchemas(config));
   const store = await openStore(endpoints, config);
   await store.init();
-  const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc, encoding: { useBigIntAsLong: true } });
+  const cql = new cassandra.Client({ ...cassandraConnection(endpoints), encoding: { useBigIntAsLong: true } });
   await cql.connect();
   const logger = pino({ level: process.env['IT_LOG_LEVEL'] ?? 'silent' });
 
