@@ -1,24 +1,13 @@
 #!/usr/bin/env node
 // The `edgestream` command: the composition root (the only place that reads env and files).
+// Each command loads its modules when it runs (await import), so `--help` and flag errors load only commander.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { createAvroSerde } from '../streams/serde/index.ts';
-import { createEdgeProducer, createWidePartitionPublisher } from '../streams/producer/index.ts';
-import { createWideRowRepository } from '../sinks/wide/index.ts';
-import { splitCommand, splitsCommand } from './commands/splits.ts';
-import { EDGE_PIPELINE_STAGES, type EdgePipelineStage } from '../streams/topology/createEdgePipeline.ts';
-import { demoCommand } from './commands/demo.ts';
-import { dlqCommand } from './commands/dlq.ts';
-import { initCommand } from './commands/init.ts';
-import { lagCommand } from './commands/lag.ts';
-import { migrateBagsCommand } from './commands/migrateBags.ts';
-import { produceCommand } from './commands/produce.ts';
+import { EDGE_PIPELINE_STAGES, type EdgePipelineStage } from '../streams/topology/edgePipelineStages.ts';
+import type { dlqCommand } from './commands/dlq.ts';
 import { registerReadCommands } from './commands/readCommands.ts';
-import { replayCommand } from './commands/replay.ts';
-import { runCommand } from './commands/run.ts';
-import { edgeMutationEventTime } from './kafka/edgeMutationEventTime.ts';
-import { serveCommand } from './commands/serve.ts';
-import { smokeCommand } from './commands/smoke.ts';
-import { withCommandContext, type GlobalFlags } from './commandContext.ts';
+import type { replayCommand } from './commands/replay.ts';
+import type { GlobalFlags } from './commandContext.ts';
+import { withCommandContext } from './lazyCommandContext.ts';
 
 const positiveInt = (flag: string) => (v: string) => {
   const n = Number(v);
@@ -33,7 +22,6 @@ const tcpPort = (flag: string) => (v: string) => {
 const tcpPortOrZero = (flag: string) => (v: string) => {
   const n = Number(v);
   if (!/^\d+$/.test(v) || n > 65_535) throw new InvalidArgumentError(`${flag} must be an integer in 0..65535 (0: any free port), got "${v}"`);
-  .option('--cluster', 'run on the local 3-node cluster (npm run stack:up -- --cluster; started if needed) at RF 3, LOCAL_QUORUM, min.insync.replicas 2', false)
   return n;
 };
 const ratio = (flag: string) => (v: string) => {
@@ -45,6 +33,7 @@ const ratio = (flag: string) => (v: string) => {
 const program = new Command('edgestream')
   .description('A graph edge store built as an event-sourced Kafka pipeline.')
   .option('-c, --config <file>', 'config file (default: ./edgestream.config.json if present, else built-in defaults)')
+  .option('--cluster', 'run on the local 3-node cluster (npm run stack:up -- --cluster; started if needed) at RF 3, LOCAL_QUORUM, min.insync.replicas 2', false)
   .showHelpAfterError();
 
 const globals = (): GlobalFlags => program.opts<GlobalFlags>();
@@ -57,19 +46,19 @@ program
   .option('--keep', 'keep the demo keyspace and topics, and keep serving the API (and running the stages) until Ctrl-C', false)
   .option('--port <port>', 'port of the demo\'s edgestream serve (0: any free port)', tcpPortOrZero('--port'), 0)
   .option('--keep-stack', 'leave a local stack this command started running', false)
-  .action((o: { followers: number; users: number; keep: boolean; port: number; keepStack: boolean }) => withCommandContext({ ...globals(), keepStack: o.keepStack }, (ctx) => demoCommand(ctx, o)));
+  .action((o: { followers: number; users: number; keep: boolean; port: number; keepStack: boolean }) => withCommandContext({ ...globals(), keepStack: o.keepStack }, async (ctx) => (await import('./commands/demo.ts')).demoCommand(ctx, o)));
 
 program
   .command('smoke')
   .description('bring up (or find) the stack, round-trip one Avro edge event through Kafka and Cassandra, print each step')
   .option('--keep-stack', 'leave a local stack this command started running', false)
-  .action((opts: { keepStack: boolean }) => smokeCommand({ ...opts, config: globals().config }));
+  .action(async (opts: { keepStack: boolean }) => (await import('./commands/smoke.ts')).smokeCommand({ ...opts, config: globals().config }));
 
 program
   .command('init')
   .description('create the topics, register the schemas and create the keyspace and namespaces (idempotent); refuses an existing keyspace or topic that differs from the config, naming each difference')
   .option('--apply', 'change what differs where that is safe (keyspace replication, topic min.insync.replicas) and say what cannot be changed', false)
-  .action((o: { apply: boolean }) => withCommandContext(globals(), (ctx) => initCommand({ ...ctx, apply: o.apply })));
+  .action((o: { apply: boolean }) => withCommandContext(globals(), async (ctx) => (await import('./commands/init.ts')).initCommand({ ...ctx, apply: o.apply })));
 
 program
   .command('run')
@@ -77,7 +66,7 @@ program
   .argument('[stages...]', 'stages to run', ['all'])
   .option('--metrics-port <port>', 'serve Prometheus metrics on GET http://<host>:<port>/metrics', tcpPort('--metrics-port'))
   .action((stageArgs: string[], o: { metricsPort?: number }) =>
-    withCommandContext(globals(), (ctx) => runCommand(ctx, parseStages(stageArgs), o.metricsPort === undefined ? {} : { metricsPort: o.metricsPort })),
+    withCommandContext(globals(), async (ctx) => (await import('./commands/run.ts')).runCommand(ctx, parseStages(stageArgs), o.metricsPort === undefined ? {} : { metricsPort: o.metricsPort })),
   );
 
 program
@@ -95,6 +84,7 @@ program
   .action((o: { file?: string; synthetic?: number; users: number; targets: 'uniform' | 'zipf'; zipfExponent: number; edgeType: string; removeRatio: number; propertyRatio: number; seed: number }) => {
     if ((o.file === undefined) === (o.synthetic === undefined)) throw new InvalidArgumentError('give exactly one of --file or --synthetic');
     return withCommandContext(globals(), async (ctx) => {
+      const [{ createEdgeProducer }, { createAvroSerde }, { produceCommand }] = await Promise.all([import('../streams/producer/index.ts'), import('../streams/serde/index.ts'), import('./commands/produce.ts')]);
       const producer = createEdgeProducer({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry }), config: ctx.config });
       try {
         const source = o.file !== undefined
@@ -124,7 +114,10 @@ rangeOptions(
     .option('--dry-run', 'only count what would be replayed', false)
     .option('--force', 'replay even events older than the resurrection horizon (config retention), with a warning', false),
 ).action((o: Parameters<typeof replayCommand>[2]) =>
-  withCommandContext(globals(), async (ctx) => void (await replayCommand(ctx.kafka, ctx.config, o, edgeMutationEventTime(createAvroSerde({ registry: ctx.registry }))))),
+  withCommandContext(globals(), async (ctx) => {
+    const [{ replayCommand }, { edgeMutationEventTime }, { createAvroSerde }] = await Promise.all([import('./commands/replay.ts'), import('./kafka/edgeMutationEventTime.ts'), import('../streams/serde/index.ts')]);
+    await replayCommand(ctx.kafka, ctx.config, o, edgeMutationEventTime(createAvroSerde({ registry: ctx.registry })));
+  }),
 );
 
 program
@@ -132,6 +125,7 @@ program
   .description('one-time: move property bags of the old shared-bag layout into per-direction bags (docs/architecture.md §5); safe to repeat')
   .action(() =>
     withCommandContext(globals(), async (ctx) => {
+      const { migrateBagsCommand } = await import('./commands/migrateBags.ts');
       const { partitions, moved } = await migrateBagsCommand(ctx.endpoints, ctx.config, await ctx.store());
       console.log(`migrated ${moved} old-layout propert${moved === 1 ? 'y' : 'ies'} in ${partitions} partition(s)`);
     }),
@@ -143,7 +137,7 @@ rangeOptions(
     .description('list the dead-letter queue with the reason for each record')
     .option('--json', 'one JSON object per line', false)
     .option('--limit <n>', 'show at most n records', positiveInt('--limit')),
-).action((o: Parameters<typeof dlqCommand>[2]) => withCommandContext(globals(), async (ctx) => void (await dlqCommand(ctx.kafka, ctx.config, o))));
+).action((o: Parameters<typeof dlqCommand>[2]) => withCommandContext(globals(), async (ctx) => void (await (await import('./commands/dlq.ts')).dlqCommand(ctx.kafka, ctx.config, o))));
 
 program
   .command('lag')
@@ -151,6 +145,7 @@ program
   .option('--json', 'JSON output', false)
   .action((o: { json: boolean }) =>
     withCommandContext(globals(), async (ctx) => {
+      const { lagCommand } = await import('./commands/lag.ts');
       const admin = ctx.kafka.admin();
       await admin.connect();
       try {
@@ -167,7 +162,7 @@ program
   .description('the HTTP API (reads, mutations with consistency tokens, /openapi.json, /healthz, /readyz, /metrics) until SIGTERM/SIGINT, which drains it')
   .option('--port <port>', 'port (default: server.port of the config, 8080)', tcpPortOrZero('--port'))
   .option('--host <host>', 'address to listen on (default: server.host of the config, 127.0.0.1)')
-  .action((o: { port?: number; host?: string }) => withCommandContext(globals(), (ctx) => serveCommand(ctx, o)));
+  .action((o: { port?: number; host?: string }) => withCommandContext(globals(), async (ctx) => (await import('./commands/serve.ts')).serveCommand(ctx, o)));
 
 registerReadCommands(program, globals);
 
@@ -175,7 +170,12 @@ program
   .command('splits')
   .description('list the wide partitions the chain knows (wide_rows): status, rows, bytes, buckets, timings, verification')
   .option('--json', 'one JSON array', false)
-  .action((o: { json: boolean }) => withCommandContext(globals(), async (ctx) => void (await splitsCommand(createWideRowRepository(await ctx.store()), ctx.config, o))));
+  .action((o: { json: boolean }) =>
+    withCommandContext(globals(), async (ctx) => {
+      const [{ splitsCommand }, { createWideRowRepository }] = await Promise.all([import('./commands/splits.ts'), import('../sinks/wide/index.ts')]);
+      await splitsCommand(createWideRowRepository(await ctx.store()), ctx.config, o);
+    }),
+  );
 
 program
   .command('split')
@@ -185,6 +185,12 @@ program
   .option('--force', 're-run a COMPLETED split', false)
   .action((namespace: string, id: string, o: { force: boolean }) =>
     withCommandContext(globals(), async (ctx) => {
+      const [{ splitCommand }, { createWideRowRepository }, { createWidePartitionPublisher }, { createAvroSerde }] = await Promise.all([
+        import('./commands/splits.ts'),
+        import('../sinks/wide/index.ts'),
+        import('../streams/producer/index.ts'),
+        import('../streams/serde/index.ts'),
+      ]);
       const publisher = createWidePartitionPublisher({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry }), config: ctx.config, logger: ctx.logger });
       try {
         await splitCommand({ repository: createWideRowRepository(await ctx.store()), publisher, config: ctx.config }, namespace, id, o);

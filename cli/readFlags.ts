@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
-import { isReadArgumentError, type TraversalHop } from '../reads/index.ts';
+import type { TraversalHop } from '../reads/index.ts';
+import { isReadArgumentError } from '../reads/ReadArgumentError.ts';
 
 /** `--hops follows:out,likes:in:50` → hops (an optional third part caps that hop); the reader checks types and caps. */
 export function parseHops(value: string): TraversalHop[] {

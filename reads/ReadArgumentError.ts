@@ -7,11 +7,13 @@ export class ReadArgumentError extends Error {
   readonly code = 'invalid_argument' as const;
   readonly retriable = false as const;
 
-  constructor(
-    readonly argument: string,
-    readonly reason: string,
-  ) {
+  readonly argument: string;
+  readonly reason: string;
+
+  constructor(argument: string, reason: string) {
     super(`${argument}: ${reason}`);
+    this.argument = argument;
+    this.reason = reason;
     this.name = 'ReadArgumentError';
   }
 }

@@ -11,12 +11,13 @@ export class ReadLimitError extends Error {
   readonly code = 'read_limit' as const;
   readonly retriable = false as const;
 
-  constructor(
-    readonly reason: StopReason,
-    readonly spent: { readonly queries: number; readonly rows: number },
-    what: string,
-  ) {
+  readonly reason: StopReason;
+  readonly spent: { readonly queries: number; readonly rows: number };
+
+  constructor(reason: StopReason, spent: { readonly queries: number; readonly rows: number }, what: string) {
     super(`${what}: ${describeStop(reason)} after ${spent.queries} partition reads and ${spent.rows} rows`);
+    this.reason = reason;
+    this.spent = spent;
     this.name = 'ReadLimitError';
   }
 }

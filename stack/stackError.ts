@@ -10,11 +10,10 @@ export type StackErrorCode =
 
 export class StackError extends Error {
   override readonly name = 'StackError';
-  constructor(
-    readonly code: StackErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  readonly code: StackErrorCode;
+
+  constructor(code: StackErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
+    this.code = code;
   }
 }

@@ -1,20 +1,16 @@
 import { Option, type Command } from 'commander';
 import type { EdgeReader, NeighbourOrder } from '../../reads/index.ts';
 import type { LinkDirection } from '../../sinks/namespaces/index.ts';
-import { withCommandContext, type GlobalFlags } from '../commandContext.ts';
-import { openReader } from '../openReader.ts';
+import type { GlobalFlags } from '../commandContext.ts';
+import { withCommandContext } from '../lazyCommandContext.ts';
 import { microsFlag, parseHops, parseKeys, positiveIntFlag, withFlagNames } from '../readFlags.ts';
-import { countCommand } from './count.ts';
-import { edgeCommand } from './edge.ts';
-import { edgesCommand } from './edges.ts';
-import { neighboursCommand } from './neighbours.ts';
-import { propsCommand } from './props.ts';
-import { rangeCommand, type RangeFlags } from './range.ts';
-import { traverseCommand, type TraverseFlags } from './traverse.ts';
+import type { RangeFlags } from './range.ts';
+import type { TraverseFlags } from './traverse.ts';
 
-/** Opens the store and a reader for one command, then restates reader argument errors as flag errors. */
+/** Opens the store and a reader for one command, then restates reader argument errors as flag errors (loaded when a command runs). */
 const withReader = (globals: () => GlobalFlags, fn: (reader: EdgeReader) => Promise<unknown>): Promise<void> =>
   withCommandContext(globals(), async (ctx) => {
+    const { openReader } = await import('../openReader.ts');
     const opened = await openReader(ctx);
     try {
       await withFlagNames(() => fn(opened.reader));
@@ -28,7 +24,7 @@ const json = (c: Command) => c.option('--json', 'one JSON document on stdout', f
 /** The read path's commands: edge, edges, out, in, range, props, count, traverse (reads/README.md). */
 export function registerReadCommands(program: Command, globals: () => GlobalFlags): void {
   json(program.command('edge').description('the link <src> -> <dst>: ACTIVE or REMOVED, its time and mutation id').argument('<type>').argument('<src>').argument('<dst>')).action(
-    (type: string, src: string, dst: string, o: { json: boolean }) => withReader(globals, (r) => edgeCommand(r, { type, src, dst }, o)),
+    (type: string, src: string, dst: string, o: { json: boolean }) => withReader(globals, async (r) => (await import('./edge.ts')).edgeCommand(r, { type, src, dst }, o)),
   );
 
   json(
@@ -39,7 +35,7 @@ export function registerReadCommands(program: Command, globals: () => GlobalFlag
       .argument('<src>')
       .argument('<dst...>')
       .option('--keys <a,b>', 'also read these properties of each edge found', parseKeys),
-  ).action((type: string, src: string, dsts: string[], o: { keys?: string[]; json: boolean }) => withReader(globals, (r) => edgesCommand(r, { type, src, dsts }, o)));
+  ).action((type: string, src: string, dsts: string[], o: { keys?: string[]; json: boolean }) => withReader(globals, async (r) => (await import('./edges.ts')).edgesCommand(r, { type, src, dsts }, o)));
 
   json(
     program
@@ -52,7 +48,7 @@ export function registerReadCommands(program: Command, globals: () => GlobalFlag
       .option('--high <µs>', "edge time excluded, and every later one (default: none); page on with the last item's time", microsFlag('--high'))
       .option('--limit <n>', 'most neighbours on this page (1..10000)', positiveIntFlag('--limit'), 20)
       .option('--cursor <cursor>', 'continue after the page that printed this cursor'),
-  ).action((type: string, vertex: string, direction: LinkDirection, o: RangeFlags) => withReader(globals, (r) => rangeCommand(r, { type, vertex, direction }, o)));
+  ).action((type: string, vertex: string, direction: LinkDirection, o: RangeFlags) => withReader(globals, async (r) => (await import('./range.ts')).rangeCommand(r, { type, vertex, direction }, o)));
 
   for (const direction of ['out', 'in'] as const) {
     const what = direction === 'out' ? 'vertices <vertex> links to' : 'vertices linking to <vertex>';
@@ -66,7 +62,7 @@ export function registerReadCommands(program: Command, globals: () => GlobalFlag
         .option('--cursor <cursor>', 'continue after the page that printed this cursor')
         .addOption(new Option('--order <order>', 'newest (default) or peer; a cursor keeps its own').choices(['newest', 'peer'])),
     ).action((type: string, vertex: string, o: { limit: number; cursor?: string; order?: NeighbourOrder; json: boolean }) =>
-      withReader(globals, (r) => neighboursCommand(r, direction as LinkDirection, { type, vertex }, o)),
+      withReader(globals, async (r) => (await import('./neighbours.ts')).neighboursCommand(r, direction as LinkDirection, { type, vertex }, o)),
     );
   }
 
@@ -78,7 +74,7 @@ export function registerReadCommands(program: Command, globals: () => GlobalFlag
       .argument('<src>')
       .argument('<dst>')
       .option('--keys <a,b>', 'read only these properties', parseKeys),
-  ).action((type: string, src: string, dst: string, o: { keys?: string[]; json: boolean }) => withReader(globals, (r) => propsCommand(r, { type, src, dst }, o)));
+  ).action((type: string, src: string, dst: string, o: { keys?: string[]; json: boolean }) => withReader(globals, async (r) => (await import('./props.ts')).propsCommand(r, { type, src, dst }, o)));
 
   json(
     program
@@ -88,7 +84,7 @@ export function registerReadCommands(program: Command, globals: () => GlobalFlag
       .argument('<vertex>')
       .addArgument(program.createArgument('[direction]', 'out or in (default: both)').choices(['out', 'in'])),
   ).action((type: string, vertex: string, direction: LinkDirection | undefined, o: { json: boolean }) =>
-    withReader(globals, (r) => countCommand(r, { type, vertex, ...(direction === undefined ? {} : { direction }) }, o)),
+    withReader(globals, async (r) => (await import('./count.ts')).countCommand(r, { type, vertex, ...(direction === undefined ? {} : { direction }) }, o)),
   );
 
   json(
@@ -103,6 +99,6 @@ export function registerReadCommands(program: Command, globals: () => GlobalFlag
       .option('--max-queries <n>', 'most partition reads in total (default: reads.maxQueries)', positiveIntFlag('--max-queries'))
       .option('--deadline <ms>', 'stop and print what was found after this long (default: reads.deadlineMs)', positiveIntFlag('--deadline')),
   ).action((start: string, o: TraverseFlags) =>
-    withReader(globals, (r) => traverseCommand(r, { start, hops: o.hops }, o)),
+    withReader(globals, async (r) => (await import('./traverse.ts')).traverseCommand(r, { start, hops: o.hops }, o)),
   );
 }

@@ -56,10 +56,12 @@ export function sendProblem(reply: FastifyReply, p: Problem): FastifyReply {
  * (throwing, unlike replying from an async hook, reliably ends the request's lifecycle).
  */
 export class ProblemError extends Error {
-  constructor(
-    readonly problem: Problem,
-    readonly headers: Readonly<Record<string, string>> = {},
-  ) {
+  readonly problem: Problem;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(problem: Problem, headers: Readonly<Record<string, string>> = {}) {
     super(problem.detail ?? problem.title);
+    this.problem = problem;
+    this.headers = headers;
   }
 }

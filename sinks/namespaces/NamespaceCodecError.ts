@@ -9,12 +9,11 @@ export class NamespaceCodecError extends Error {
   readonly code = 'invalid_encoding' as const;
   readonly retriable = false as const;
 
-  constructor(
-    readonly codec: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  readonly codec: string;
+
+  constructor(codec: string, message: string, options?: { cause?: unknown }) {
     super(`${codec}: ${message}`, options);
+    this.codec = codec;
     this.name = 'NamespaceCodecError';
   }
 }

@@ -30,10 +30,9 @@ import {
 import { createSplitChain, SPLIT_CHAIN_STAGES, SPLIT_STAGE_GROUPS, SPLIT_STAGE_INPUTS, type SplitChainStage } from '../runtime/split/index.ts';
 import type { AvroSerde } from '../serde/index.ts';
 import { repairTopicOf, topicName } from '../topics/index.ts';
+import { EDGE_PIPELINE_STAGES, type EdgePipelineStage } from './edgePipelineStages.ts';
 
-/** The stages `edgestream run` can start, by the name users type. */
-export const EDGE_PIPELINE_STAGES = ['fanout', 'repair', 'cascade', 'recount', ...SPLIT_CHAIN_STAGES] as const;
-export type EdgePipelineStage = (typeof EDGE_PIPELINE_STAGES)[number];
+export { EDGE_PIPELINE_STAGES, type EdgePipelineStage };
 
 export interface EdgePipelineOptions {
   readonly kafka: Kafka;

@@ -24,7 +24,7 @@ export async function requireKafkaTools(): Promise<void> {
 
 /** Starts `npm run kafka -- <tool> ...args` (its launcher, without npm) as a child process of this test. */
 export function spawnKafkaTool(tool: string, args: readonly string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'stack/kafkaTools/cli.ts'), tool, ...args], {
+  return spawn(process.execPath, [path.join(REPO_ROOT, 'stack/kafkaTools/cli.ts'), tool, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -16,8 +16,9 @@ import { planPartition } from './planPartition.ts';
 import type { SplitStageDeps } from './splitStageDeps.ts';
 import { verifySplit } from './verifySplit.ts';
 
-export const SPLIT_CHAIN_STAGES = ['plan', 'split', 'verify'] as const;
-export type SplitChainStage = (typeof SPLIT_CHAIN_STAGES)[number];
+import { SPLIT_CHAIN_STAGES, type SplitChainStage } from './splitChainStages.ts';
+
+export { SPLIT_CHAIN_STAGES, type SplitChainStage };
 
 /** Consumer group suffix of each chain stage. */
 export const SPLIT_STAGE_GROUPS: Readonly<Record<SplitChainStage, string>> = { plan: 'split-planner', split: 'split-splitter', verify: 'split-verifier' };

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// bench:cli — wall time from spawn to exit of `edgestream <command>` (the CLI's start time) and its CPU, every repeat and the medians.
+// Flags: --repeats <n> (default 10), --node <path> and --bin <path> (time another runtime or checkout), --no-stack (help only).
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { connectClients } from '../../cli/connectClients.ts';
+import { endpointsToEnv } from '../../stack/endpoints.ts';
+import { resolveStack } from '../../stack/resolveStack.ts';
+import { createBenchRun, newRunId } from '../ingest/benchRun.ts';
+import { round } from '../ingest/stats.ts';
+import { codeVersion, machine, REPO_ROOT } from '../shared/benchEnvironment.ts';
+import { intFlag } from '../shared/intFlag.ts';
+import { writeResultJson } from '../shared/writeResultJson.ts';
+import { timeCase, type CaseTimes, type CliCase } from './startTimes.ts';
+
+const HELP_CASES: readonly CliCase[] = [
+  { label: '--help', args: ['--help'] },
+  { label: 'init --help', args: ['init', '--help'] },
+  { label: 'lag --help', args: ['lag', '--help'] },
+  { label: 'out --help', args: ['out', '--help'] },
+  { label: 'run --help', args: ['run', '--help'] },
+];
+
+function flag(argv: readonly string[], name: string): string | undefined {
+  const i = argv.indexOf(`--${name}`);
+  return i < 0 ? undefined : argv[i + 1];
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const repeats = intFlag('repeats', flag(argv, 'repeats'), 10, 1, 1000);
+  const node = flag(argv, 'node') ?? process.execPath;
+  const bin = path.resolve(flag(argv, 'bin') ?? path.join(REPO_ROOT, 'bin/edgestream.js'));
+  const withStack = !argv.includes('--no-stack');
+  const runtime = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+  const code = codeVersion();
+  const m = machine();
+  console.log(`bench:cli — ${bin} on Node ${runtime}; code ${code.commit.slice(0, 12)}${code.cleanTree ? '' : ` (tree not clean: ${code.dirtyOutsideBench.join(', ')})`}; ${m.cores} cores (${m.cpuModel}), load ${m.loadAverage.join(' ')}; ${repeats} repeats after a first run`);
+
+  const results: CaseTimes[] = [];
+  const report = (c: CaseTimes) => {
+    results.push(c);
+    console.log(`${c.label.padEnd(36)} wall median ${round(c.medianMs)} ms (first ${round(c.firstMs)}; repeats ${c.repeatsMs.map((x) => round(x)).join(' ')})   CPU median ${c.medianCpuMs} ms (repeats ${c.repeatsCpuMs.join(' ')})`);
+  };
+  for (const c of HELP_CASES) report(timeCase({ node, bin, cwd: REPO_ROOT, env: process.env, repeats, case: c }));
+
+  if (withStack) {
+    const stack = await resolveStack({ log: (l) => console.log(`[stack] ${l}`), keepRunning: true });
+    const { kafka, registry } = connectClients(stack.endpoints, 'edgestream-bench-cli');
+    const admin = kafka.admin();
+    await admin.connect();
+    const run = await createBenchRun({ admin, registry, endpoints: stack.endpoints, id: newRunId('c'), configInput: { edgeTypes: [{ name: 'follows' }] }, log: console.log });
+    try {
+      const env = { ...process.env, ...endpointsToEnv(stack.endpoints), LOG_LEVEL: 'warn' };
+      const real: CliCase[] = [
+        { label: 'lag --json (Kafka admin)', args: ['--config', run.configFile, 'lag', '--json'] },
+        { label: 'count follows v1 --json (Cassandra)', args: ['--config', run.configFile, 'count', 'follows', 'v1', '--json'] },
+      ];
+      for (const c of real) report(timeCase({ node, bin, cwd: REPO_ROOT, env, repeats, case: c }));
+    } finally {
+      await run.cleanup();
+      await admin.disconnect().catch(() => undefined);
+      await stack.release();
+    }
+  }
+  const out = flag(argv, 'out') ?? 'bench/results/cli-latest.json';
+  console.log(`result JSON: ${writeResultJson(out, { benchmark: 'cli', date: new Date().toISOString(), machine: m, node: runtime, bin: path.relative(REPO_ROOT, bin), code, repeats, results })}`);
+}
+
+main().catch((e: unknown) => {
+  console.error(`bench:cli: ${e instanceof Error ? e.message : String(e)}`);
+  process.exitCode = 1;
+});
