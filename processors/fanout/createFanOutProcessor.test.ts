@@ -481,3 +481,35 @@ describe('fan-out determinism and errors', () => {
     expect(() => fanOut.process(e, readResultsFrom([], () => undefined), ctx)).toThrow(/unrequested/);
   });
 });
+
+describe('fan-out: degree marks of a sole writer', () => {
+  /** The sides a link op marks (follow-ups) and announces (intents), as `direction:vertex`. */
+  const marked = (e: EdgeMutation, existing: Existing, soleWriter: boolean) => {
+    const output = fanOut.process(e, readResultsFrom(fanOut.reads(e), lookupOf(e, existing)), { ...ctx, soleWriter });
+    const sides = (ms: readonly { readonly additions: readonly { readonly key: Uint8Array }[] }[]) =>
+      ms.flatMap((m) => m.additions.map((a) => decodeDegreeDirtyKey(a.key))).map((k) => `${k.direction}:${k.vertex}`).sort();
+    return { followUps: sides(output.followUps), intents: sides(output.writes.filter(isIntent)) };
+  };
+  const both = { followUps: ['in:bob', 'out:alice'], intents: ['in:bob', 'out:alice'] };
+  const inOnly = { followUps: ['in:bob'], intents: ['in:bob'] };
+  const active90 = { forward: { state: 'ACTIVE', time: 90n, mutationId: 'm0' } } as const;
+
+  it.each<[string, EdgeMutation, Existing, typeof both]>([
+    ['a new link changes the source\'s out-degree', event({}), {}, both],
+    ['a re-add of an ACTIVE link (new edge time and data) cannot change it: the in side only', event({ data: Buffer.from([1]) }), active90, inOnly],
+    ['hiding an ACTIVE link changes it', event({ op: 'HIDE_EDGE' }), active90, both],
+    ['removing a link that does not exist cannot change it', event({ op: 'REMOVE_EDGE' }), {}, inOnly],
+    ['an unhide of a HIDDEN link changes it', event({ op: 'UNHIDE_EDGE' }), { forward: { state: 'HIDDEN', time: 90n, mutationId: 'm0' } }, both],
+    ['an ADD that loses to a newer REMOVED link cannot change it', event({ event_time: 80n }), { forward: { state: 'REMOVED', time: 90n, mutationId: 'm0' } }, inOnly],
+    ['an ADD that loses to a node removal of an ACTIVE link changes it', event({}), { ...active90, tombstones: { bob: { time: 150n, mutationId: 'rm' } } }, both],
+    // An earlier attempt of this op wrote the link; its marks (and maybe its intents) may never have landed.
+    ['a re-run that finds its own earlier attempt\'s link marks both sides', event({}), { forward: { state: 'ACTIVE', time: 100n, mutationId: 'm1' } }, both],
+  ])('%s', (_, e, existing, expected) => {
+    expect(marked(e, existing, true)).toEqual(expected);
+  });
+
+  it('a writer that is not its src\'s sole writer (a repair, a forwarded record) marks both sides whatever it read', () => {
+    expect(marked(event({ data: Buffer.from([1]) }), active90, false)).toEqual(both);
+    expect(marked(event({ op: 'REMOVE_EDGE' }), {}, false)).toEqual(both);
+  });
+});

@@ -50,9 +50,11 @@ export function createFanOutProcessor(config: FanOutConfig): EventProcessor<Edge
         case EdgeOp.HIDE_EDGE:
         case EdgeOp.UNHIDE_EDGE: {
           const waves = [batch, createWriteBatch(), createWriteBatch()] as const;
-          linkOpWrites(event, reads, symmetricTypes.has(event.edge_type), ctx.soleWriter === true, waves);
+          const soleWriter = ctx.soleWriter === true;
+          const outCountMayChange = linkOpWrites(event, reads, symmetricTypes.has(event.edge_type), soleWriter, waves);
           // The degree intents go in the first wave: a link cell that lands has a mark even if the follow-ups never run.
-          const marks = degreeDirtyMarks(event, ctx.wallClockMicros);
+          // The in side is always marked: the op reads only the forward cell, and the reverse one may differ (a dead-lettered op's).
+          const marks = degreeDirtyMarks(event, ctx.wallClockMicros, !soleWriter || outCountMayChange);
           return { writes: [...marks.intents, ...batch.mutations()], laterWaves: nonEmptyPrefix(waves.slice(1).map((w) => w.mutations())), followUps: marks.followUps, emits: [] };
         }
         case EdgeOp.SET_PROPERTIES:

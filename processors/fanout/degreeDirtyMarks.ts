@@ -41,9 +41,12 @@ export interface DegreeDirtyMarks {
  * delete the attempt's intents (stamped later, on the same host); the intents
  * of attempts that never finished stay, for the recounter to hold until every
  * write of that attempt landed or was dropped, and then count.
+ *
+ * `outCount: false` leaves out the src's out-degree mark (and its intent): the
+ * op's sole writer read that its forward link keeps its counted state.
  */
-export function degreeDirtyMarks(event: EdgeMutation, stamp: bigint): DegreeDirtyMarks {
-  const marks = marksOf(event);
+export function degreeDirtyMarks(event: EdgeMutation, stamp: bigint, outCount = true): DegreeDirtyMarks {
+  const marks = marksOf(event).filter((m) => outCount || m.direction !== 'out');
   const intents = marks.map((m) => ({ ...m, intentStamp: stamp }));
   const intentShard = degreeIntentShard(event.src, event.dst, event.mutation_id);
   const followUps: FollowUpWrite[] = byShard(marks).map(([id, shardMarks]) => ({ namespace: DEGREE_DIRTY_NAMESPACE, id, deletions: [], additions: shardMarks.map(cellOf) }));

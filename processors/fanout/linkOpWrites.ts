@@ -64,8 +64,11 @@ import type { WriteBatch } from './WriteBatch.ts';
  * even one older than the op: a link op that lands after the cascade paged
  * the node's links (a re-add newer than the removal) must still clear the
  * properties the removal covered, which only it can do.
+ *
+ * Returns whether the op may change which links of its src's forward
+ * partition are ACTIVE (see `mayChangeCount`).
  */
-export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric: boolean, soleWriter: boolean, waves: LinkOpWaves): void {
+export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric: boolean, soleWriter: boolean, waves: LinkOpWaves): boolean {
   const { edge_type: type, src, dst, event_time: time } = event;
   const state = linkStateOfOp(event.op);
   if (state === undefined) throw new Error(`fan-out: ${event.op} is not a link op (${event.mutation_id})`);
@@ -116,6 +119,20 @@ export function linkOpWrites(event: EdgeMutation, reads: ReadResults, symmetric:
     for (const { key, value } of propertyAdditions(bag, event.properties)) batch.put(bag.namespace, bag.id, time, key, value);
   }
   for (const t of tombstones) batch.clear(bag.namespace, bag.id, t.time, bag.prefix);
+  return mayChangeCount(current, currentLink?.state, wins ? link.value.state : currentLink?.state, link.writeTime, linkBytes);
+}
+
+/**
+ * Whether writing the link can change the ACTIVE count of the forward
+ * partition, judged from the current cell read before it: yes when it turns
+ * an ACTIVE link into another state or back, and when the current cell is
+ * this very write (an earlier attempt of the op landed it, and the marks that
+ * attempt owed may not have). Only a sole writer's read is the cell's state
+ * when the write lands (docs/architecture.md §5 "Counts").
+ */
+function mayChangeCount(current: Cell | undefined, before: LinkState | undefined, after: LinkState | undefined, writeTime: bigint, bytes: Uint8Array): boolean {
+  if (current !== undefined && current.writeTime === writeTime && compareBytes(bytes, current.value) === 0) return true;
+  return (before === LinkState.ACTIVE) !== (after === LinkState.ACTIVE);
 }
 
 /** The waves a link op writes in: deletions and properties, then links that supersede, then entries (see linkOpWrites). */

@@ -42,7 +42,8 @@ const HOLD_MS = 1_000;
 const config = { edgeTypes: [{ name: TYPE }] };
 /** `followUps`: the degree_dirty writes that carry marks (not the intents of the first wave). */
 const FAULTS = ['follows_out', 'follows_in', 'follows_out_recent', 'follows_in_recent', 'followUps'] as const;
-type Fault = (typeof FAULTS)[number];
+/** `intents`: the first wave's degree_dirty write (left out of the property: failing it on every attempt is the documented DLQ limit). */
+type Fault = (typeof FAULTS)[number] | 'intents';
 
 interface Step {
   readonly op: EdgeMutation['op'];
@@ -53,15 +54,21 @@ interface Step {
   readonly faults: readonly (readonly Fault[])[];
   /** Before which store write call of the attempt (counted from 0) the recounter runs a round, if any. */
   readonly recountBeforeCall: number | undefined;
+  /**
+   * Per later attempt (1 = the first re-run): true = the input's consumer runs it again as its src's sole writer
+   * (its process died before committing), false = the repair runner does (not a sole writer). Absent: repairs.
+   */
+  readonly reruns?: readonly boolean[];
 }
 
 const isFollowUp = (m: Mutation) => m.namespace === DEGREE_DIRTY_NAMESPACE && m.deletions.length + m.additions.length > 0 && !m.additions.some((a) => degreeRecountLogic.isIntent?.(a.key) === true);
+const isIntentWrite = (m: Mutation) => m.namespace === DEGREE_DIRTY_NAMESPACE && m.additions.some((a) => degreeRecountLogic.isIntent?.(a.key) === true);
 
 function harness(directCountMaxCells: number) {
   const memory = createMemoryStore({ namespaces: edgestreamNamespaces(config) });
   const faulty = faultyStore(memory);
   let failing = new Set<Fault>();
-  faulty.failWrites((m) => (failing.has(m.namespace as Fault) || (failing.has('followUps') && isFollowUp(m)) ? 'timeout' : undefined));
+  faulty.failWrites((m) => (failing.has(m.namespace as Fault) || (failing.has('followUps') && isFollowUp(m)) || (failing.has('intents') && isIntentWrite(m)) ? 'timeout' : undefined));
   const recountClock: TestClock = createTestClock();
   const recounter: Recounter = createRecounter({ store: memory, logic: degreeRecountLogic, logger: silentLogger, clock: recountClock, mode: 'delta', intentHoldMs: HOLD_MS, directCountMaxCells });
   /** A recount round as the recounter's time goes on (never a whole hold within one attempt: its writes land within the hold). */
@@ -93,9 +100,14 @@ function harness(directCountMaxCells: number) {
     readConcurrency: 2,
     metrics: createRuntimeMetrics(),
     mutationIdOf: defaultMutationIdOf,
+    // One input partition: every attempt is its src's sole writer unless it is a repair (a repair is in flight then).
+    partitionOfKey: async () => 0,
+    repairsPending: async () => repairing,
   };
-  const attempt = async (event: EdgeMutation, faults: readonly Fault[], recountBeforeCall: number | undefined): Promise<RecordOutcome['kind']> => {
+  let repairing = false;
+  const attempt = async (event: EdgeMutation, faults: readonly Fault[], recountBeforeCall: number | undefined, asRepair: boolean): Promise<RecordOutcome['kind']> => {
     await pipelineClock.advance(1_000); // a repair's back-off: each attempt stamps its intents anew
+    repairing = asRepair;
     failing = new Set(faults);
     [calls, beforeCall] = [0, recountBeforeCall];
     const value = Buffer.from(JSON.stringify(event, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v)));
@@ -144,7 +156,7 @@ async function run(h: ReturnType<typeof harness>, steps: readonly Step[]): Promi
   let deadLettered = 0;
   for (const [i, step] of steps.entries()) {
     for (let n = 0; n <= MAX_ATTEMPTS; n++) {
-      const kind = await h.attempt(mutation(i, step), step.faults[n] ?? [], step.recountBeforeCall);
+      const kind = await h.attempt(mutation(i, step), step.faults[n] ?? [], step.recountBeforeCall, n > 0 && step.reruns?.[n - 1] !== true);
       await h.recount();
       if (kind === 'done') break;
       if (n === MAX_ATTEMPTS) deadLettered++;
@@ -158,8 +170,8 @@ async function expectExactDegrees(h: ReturnType<typeof harness>) {
   for (const vertex of VERTICES) {
     for (const direction of ['out', 'in'] as const) {
       const truth = await h.activeLinks(vertex, direction);
-      // A vertex no link op ever touched has no count; any landed link cell makes one.
-      if (truth.cells > 0) expect(await h.degree(vertex, direction), `${direction}-degree of ${vertex}`).toBe(truth.active);
+      // No count cell reads as 0 (a sole writer does not mark a side whose counted links it cannot change).
+      expect((await h.degree(vertex, direction)) ?? 0n, `${direction}-degree of ${vertex}`).toBe(truth.active);
     }
   }
   expect(await h.marksLeft()).toBe(0);
@@ -208,6 +220,27 @@ describe('degree counts when a link op fails halfway', () => {
     await expectExactDegrees(h);
   });
 
+  it('a re-run by the sole writer that finds the link its crashed attempt landed (with no intent or mark) marks both sides', async () => {
+    const h = harness(128);
+    // Attempt 0 lands both links and nothing of degree_dirty, then its process dies; the input's consumer runs it again.
+    await run(h, [{ op: 'ADD_EDGE', src: 'a', dst: 'b', eventTime: 1n, faults: [['intents', 'followUps', 'follows_out_recent']], recountBeforeCall: undefined, reruns: [true] }]);
+    expect(await h.degree('a', 'out')).toBe(1n);
+    expect(await h.degree('b', 'in')).toBe(1n);
+    await expectExactDegrees(h);
+  });
+
+  it('a sole writer\'s re-add of an ACTIVE link marks only its in side, and every count stays exact', async () => {
+    const h = harness(128);
+    await run(h, [
+      { op: 'ADD_EDGE', src: 'a', dst: 'b', eventTime: 1n, faults: [], recountBeforeCall: undefined },
+      { op: 'ADD_EDGE', src: 'a', dst: 'b', eventTime: 2n, faults: [], recountBeforeCall: undefined },
+    ]);
+    expect(h.recounter.stats().recounted).toBe(3); // a→out and b→in after the add, b→in alone after the re-add
+    expect(await h.degree('a', 'out')).toBe(1n);
+    expect(await h.degree('b', 'in')).toBe(1n);
+    await expectExactDegrees(h);
+  });
+
   it('every degree equals its ACTIVE links once quiet, whatever fails, is repaired or dead-lettered, and wherever a round runs (property)', { timeout: 120_000 }, async () => {
     const step: fc.Arbitrary<Step> = fc.record({
       op: fc.constantFrom<EdgeMutation['op']>('ADD_EDGE', 'ADD_EDGE', 'REMOVE_EDGE', 'HIDE_EDGE', 'UNHIDE_EDGE'),
@@ -219,6 +252,7 @@ describe('degree counts when a link op fails halfway', () => {
         maxLength: MAX_ATTEMPTS + 1,
       }),
       recountBeforeCall: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+      reruns: fc.array(fc.boolean(), { minLength: MAX_ATTEMPTS, maxLength: MAX_ATTEMPTS }),
     });
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), fc.constantFrom(0, 2, 128), async (steps, directCountMaxCells) => {

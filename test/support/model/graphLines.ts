@@ -31,6 +31,13 @@ export function propertyCellLine(edgeType: string, partitionId: string, cell: Ce
 
 export const degreeLine = (edgeType: string, direction: string, vertex: string, count: bigint): string => `degree ${edgeType} ${direction} ${vertex} = ${count}`;
 
+/**
+ * The degree lines of a graph: nonzero counts only. A count of 0 and no count
+ * cell read the same (reads/createEdgeReader), and whether a vertex whose links
+ * never counted has a cell depends on which ops marked it, not on the graph.
+ */
+export const degreeLines = (edgeType: string, direction: string, vertex: string, count: bigint): string[] => (count === 0n ? [] : [degreeLine(edgeType, direction, vertex, count)]);
+
 export const newestFirstLine = (
   edgeType: string,
   direction: string,
@@ -51,7 +58,7 @@ export function modelGraphLines(graph: ModelGraph): string[] {
   }
   for (const [key, count] of graph.degrees) {
     const [edgeType = '', direction = '', vertex = ''] = key.split('\u0000');
-    lines.push(degreeLine(edgeType, direction, vertex, count));
+    lines.push(...degreeLines(edgeType, direction, vertex, count));
   }
   for (const [key, list] of graph.newestFirst) {
     const [edgeType = '', direction = '', vertex = ''] = key.split('\u0000');

@@ -17,7 +17,7 @@ import {
 } from '../../../sinks/namespaces/index.ts';
 import { mapBoundedOrThrow } from '../../../sinks/store/mapBounded.ts';
 import type { TwoLevelMapStore } from '../../../sinks/store/TwoLevelMapStore.ts';
-import { degreeLine, linkLine, newestFirstLine, propertyCellLine, tombstoneLine } from './graphLines.ts';
+import { degreeLines, linkLine, newestFirstLine, propertyCellLine, tombstoneLine } from './graphLines.ts';
 import { staleExactEntry } from './staleExactEntry.ts';
 import { readPartition } from './readStoreGraph.ts';
 
@@ -82,7 +82,7 @@ export async function readFullStoreGraph(
   await each(await ids(DEGREES_NAMESPACE), async (vertex) => {
     for (const cell of await readPartition(degrees, vertex, pageSize)) {
       const { edgeType, direction } = decodeDegreesKey(cell.key);
-      lines.push(degreeLine(edgeType, direction, vertex, decodeDegreeCount(cell.value)));
+      lines.push(...degreeLines(edgeType, direction, vertex, decodeDegreeCount(cell.value)));
     }
   });
   const tombstones = store.namespace(NODE_TOMBSTONES_NAMESPACE);

@@ -17,7 +17,7 @@ import {
   type LinkDirection,
 } from '../../../sinks/namespaces/index.ts';
 import type { Cell, NamespaceStore, TwoLevelMapStore } from '../../../sinks/store/TwoLevelMapStore.ts';
-import { degreeLine, linkLine, newestFirstLine, propertyCellLine, tombstoneLine } from './graphLines.ts';
+import { degreeLines, linkLine, newestFirstLine, propertyCellLine, tombstoneLine } from './graphLines.ts';
 import { staleExactEntry } from './staleExactEntry.ts';
 
 /** Every cell of a partition, read in small pages so paging is exercised too. */
@@ -64,7 +64,7 @@ export async function readStoreGraph(store: TwoLevelMapStore, edgeTypes: readonl
   for (const vertex of vertices) {
     for (const cell of await readPartition(store.namespace(DEGREES_NAMESPACE), vertex)) {
       const { edgeType, direction } = decodeDegreesKey(cell.key);
-      lines.push(degreeLine(edgeType, direction, vertex, decodeDegreeCount(cell.value)));
+      lines.push(...degreeLines(edgeType, direction, vertex, decodeDegreeCount(cell.value)));
     }
     const tombstone = await store.namespace(NODE_TOMBSTONES_NAMESPACE).get(vertex, NODE_TOMBSTONE_KEY);
     if (tombstone !== undefined) lines.push(tombstoneLine(vertex, tombstone.writeTime, decodeNodeTombstoneValue(tombstone.value).mutationId));
