@@ -22,6 +22,11 @@ describe('loadCalibration', () => {
 });
 
 describe('estimateCapacity', () => {
+  it('warns when the Zipf head gives one vertex more peers than there are vertices', () => {
+    expect(estimateCapacity({ ...scale(1e10, 1e12), zipfIn: 1.1 }, wide, calibration).warnings).toEqual([expect.stringMatching(/largest in-degree \(\d+\) exceeds the vertices: lower --zipf$/)]);
+    expect(estimateCapacity({ ...scale(1e10, 1e12), zipfIn: 0.8 }, wide, calibration).warnings).toEqual([]);
+  });
+
   it('never needs less of anything for more edges', () => {
     fc.assert(
       fc.property(fc.constantFrom(1e9, 8e9, 1e10, 1e11), fc.double({ min: 1, max: 100, noNaN: true }), fc.double({ min: 1.01, max: 10, noNaN: true }), (vertices, mean, more) => {

@@ -7,7 +7,7 @@ import type { Calibration } from './calibration.ts';
 import { sizeCluster, type Sizing } from './clusterSizing.ts';
 import { dirtyWritesPerShardPerSecond, namespaceSizes, type NamespaceSize, type WideSettings } from './namespaceSizes.ts';
 import { traversalFanOut, type HopFanOut } from './traversalFanOut.ts';
-import { sizeBiasedMeanDegree, zipfDegrees } from './zipfDegrees.ts';
+import { sizeBiasedMeanDegree, zipfDegrees, type ZipfDegrees } from './zipfDegrees.ts';
 
 export interface Scale {
   readonly vertices: number;
@@ -33,6 +33,16 @@ export interface CapacityEstimate {
   readonly degreeDirtyWritesPerShardPerSecond: number;
   readonly sizing: Sizing;
   readonly traversal: { readonly singleNode: HopFanOut[]; readonly cluster: HopFanOut[] };
+  /** Where the Zipf head leaves what a simple graph allows: the estimate is then an upper bound. */
+  readonly warnings: string[];
+}
+
+/** A vertex has at most V − 1 distinct peers; a steeper head than that is a generator artefact. */
+export function headWarnings(out: ZipfDegrees, inn: ZipfDegrees): string[] {
+  return [
+    ...(inn.top >= inn.vertices ? [`the largest in-degree (${Math.round(inn.top)}) exceeds the vertices: lower --zipf`] : []),
+    ...(out.top >= out.vertices ? [`the largest out-degree (${Math.round(out.top)}) exceeds the vertices: lower --zipf-out`] : []),
+  ];
 }
 
 export function estimateCapacity(scale: Scale, wide: WideSettings, c: Calibration): CapacityEstimate {
@@ -102,5 +112,6 @@ export function estimateCapacity(scale: Scale, wide: WideSettings, c: Calibratio
     degreeDirtyWritesPerShardPerSecond: dirtyWritesPerShardPerSecond(scale.ingestLinksPerSecond),
     sizing,
     traversal: { singleNode: hops(1), cluster: hops(sizing.cassandraNodes * c.vnodesPerNode.value) },
+    warnings: headWarnings(out, inn),
   };
 }

@@ -63,6 +63,7 @@ export function formatEstimate(e: CapacityEstimate, markdown: boolean): string {
     `Cassandra at RF 3: ${count(z.cassandraNodes)} nodes (CPU ${count(z.cassandraNodesForCpu)}, disk ${count(z.cassandraNodesForDisk)}), ${count(z.cassandraCores)} cores busy, ${bytes(z.diskBytes)} on disk (${bytes(z.diskBytesPerNode)}/node)`,
     `traversal (${s.hops} hops, cap ${s.perHopCap}): one node — ${hop(e.traversal.singleNode)}`,
     `                      on ${count(z.cassandraNodes)} nodes — ${hop(e.traversal.cluster)}`,
+    ...e.warnings.map((w) => `WARNING: ${w}`),
   ].join('\n');
 }
 
