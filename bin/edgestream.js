@@ -17,7 +17,8 @@ if (Number(process.versions.node.split('.')[0]) < REQUIRED_MAJOR) {
     process.stderr.write(`edgestream: needs Node ${REQUIRED_MAJOR} (this is ${process.version}); run \`npm ci\` in ${fileURLToPath(import.meta.resolve('..'))} to install it\n`);
     process.exit(1);
   }
-  const child = spawn(projectNode, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+  // The warning kafkajs causes on Node 24 (see .npmrc, which covers runs through npm).
+  const child = spawn(projectNode, ['--disable-warning=TimeoutNegativeWarning', ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => {
     if (signal) process.kill(process.pid, signal);
