@@ -7,9 +7,10 @@ import type { StackEndpoints } from '../stack/endpoints.ts';
 import { commandStack } from './commandStack.ts';
 import { connectClients } from './connectClients.ts';
 import { loadConfig } from './loadConfig.ts';
+import { logRedaction } from './logRedaction.ts';
 import { openStore } from './openStore.ts';
-
 import { ensureLocalCluster } from './localClusterConfig.ts';
+
 export interface CommandContext {
   readonly config: EdgestreamConfig;
   readonly endpoints: StackEndpoints;
@@ -23,13 +24,13 @@ export interface CommandContext {
 export interface GlobalFlags {
   readonly config?: string;
   readonly keepStack?: boolean;
-}
   /** On the local 3-node cluster (`npm run stack:up -- --cluster`), started if needed. */
   readonly cluster?: boolean;
+}
 
-/** pino JSON on stderr (stdout carries command results); level from LOG_LEVEL, default info. */
+/** pino JSON on stderr (stdout carries command results); level from LOG_LEVEL, default info; secret-bearing fields redacted. */
 export function createCliLogger(): Logger {
-  return pino({ level: process.env['LOG_LEVEL'] ?? 'info', base: { app: 'edgestream' } }, pino.destination(2));
+  return pino({ level: process.env['LOG_LEVEL'] ?? 'info', base: { app: 'edgestream' }, redact: logRedaction }, pino.destination(2));
 }
 
 /**
@@ -41,8 +42,8 @@ export async function withCommandContext<T>(flags: GlobalFlags, fn: (ctx: Comman
   const { config, source } = loadConfig(flags.config, flags.cluster);
   const logger = createCliLogger();
   logger.debug({ source }, 'config loaded');
-  const stack = await commandStack({ keepStack: flags.keepStack ?? true, cluster: config.cluster });
   if (flags.cluster) await ensureLocalCluster((line) => console.error(`[stack] ${line}`));
+  const stack = await commandStack({ keepStack: flags.keepStack ?? true, cluster: config.cluster });
   const { kafka, registry } = connectClients(stack.endpoints, 'edgestream-cli');
   let store: Promise<TwoLevelMapStore> | undefined;
   try {

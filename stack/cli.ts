@@ -1,20 +1,25 @@
 #!/usr/bin/env node
 // `npm run stack:up | stack:down | stack:status`: the local JVM stack (Kafka, Cassandra, registry).
 // With `-- --cluster`: the local 3-node cluster (stack/clusterStack.ts), in its own dir and ports.
+// With `-- --secure`: the secured stack (stack/secureStack.ts: SASL_SSL, TLS, passwords), in its own dir and ports.
 import { clusterConfigPath, clusterDown, clusterEndpoints, clusterStatus, clusterUp, loadClusterStackConfig } from './clusterStack.ts';
 import { endpointsToEnv } from './endpoints.ts';
 import { localEndpoints } from './localEndpoints.ts';
 import { stackDown, stackStatus, stackUp } from './localStack.ts';
+import { loadSecureStackConfig, secureConfigPath, secureEndpoints, secureStackDown, secureStackStatus, secureStackUp } from './secureStack.ts';
 import { loadStackConfig } from './stackConfig.ts';
 
 const log = (line: string) => console.error(`[stack] ${line}`);
 
 const SINGLE = { load: () => loadStackConfig(), up: stackUp, down: stackDown, status: stackStatus, endpoints: localEndpoints };
 const CLUSTER = { load: () => loadClusterStackConfig(), up: clusterUp, down: clusterDown, status: clusterStatus, endpoints: clusterEndpoints };
+const SECURE = { load: () => loadSecureStackConfig(), up: secureStackUp, down: secureStackDown, status: secureStackStatus, endpoints: secureEndpoints };
 
 async function main(command: string | undefined, flags: readonly string[]): Promise<number> {
   const cluster = flags.includes('--cluster');
-  const stack = cluster ? CLUSTER : SINGLE;
+  const secure = flags.includes('--secure');
+  if (cluster && secure) throw new Error('--cluster and --secure are two different stacks: give one');
+  const stack = cluster ? CLUSTER : secure ? SECURE : SINGLE;
   const config = stack.load();
   switch (command) {
     case 'up': {
@@ -22,6 +27,12 @@ async function main(command: string | undefined, flags: readonly string[]): Prom
       log(result.started.length === 0
         ? `already running (${result.alreadyRunning.join(', ')})`
         : `up in ${(result.elapsedMs / 1000).toFixed(1)} s (started ${result.started.join(', ')})`);
+      if (secure) {
+        // The env form carries no TLS or credentials: the secured stack is reached through its config file only.
+        log(`project config (edge types follows, likes; cluster section with TLS, SCRAM, passwords by file): ${secureConfigPath(config)}`);
+        log(`run against it with \`edgestream --config ${secureConfigPath(config)} <command>\``);
+        return 0;
+      }
       for (const [k, v] of Object.entries(endpointsToEnv(stack.endpoints(config)))) console.log(`export ${k}=${v}`);
       if (cluster) {
         log(`project config (cluster section, RF 3, LOCAL_QUORUM, min.insync.replicas 2): ${clusterConfigPath(config)}`);
@@ -41,7 +52,7 @@ async function main(command: string | undefined, flags: readonly string[]): Prom
       return rows.every((r) => r.state === 'running' && r.ready) ? 0 : 3;
     }
     default:
-      console.error('usage: stack/cli.ts up|down|status [--cluster]');
+      console.error('usage: stack/cli.ts up|down|status [--cluster | --secure]');
       return 2;
   }
 }
