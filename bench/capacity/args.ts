@@ -3,6 +3,7 @@
  * separators; every error names the flag and what it accepts.
  */
 import { parseArgs } from 'node:util';
+import type { Scale } from './capacityModel.ts';
 
 export const USAGE = `npm run capacity -- --vertices <n> --edges <n> --zipf <s> [options]
        npm run capacity -- --sweep [options]
@@ -22,15 +23,9 @@ export const USAGE = `npm run capacity -- --vertices <n> --edges <n> --zipf <s> 
   --json                print the estimate as JSON
 `;
 
-export interface CapacityArgs {
-  readonly vertices: number;
-  readonly edges: number;
-  readonly zipfIn: number;
-  readonly zipfOut: number;
-  readonly ingestLinksPerSecond: number;
-  readonly opsPerSecond: number;
-  readonly propsPerEdge: number;
-  readonly hops: number;
+/** One estimate's scale (the sweep replaces vertices and edges), plus what to print. */
+export interface CapacityArgs extends Omit<Scale, 'perHopCap'> {
+  /** Absent: `reads.traversal.perHopCap` of the config. */
   readonly perHopCap: number | undefined;
   readonly calibration: 'mixed' | 'ingest';
   readonly sweep: boolean;
