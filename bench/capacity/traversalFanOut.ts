@@ -3,7 +3,10 @@
  * frontier is grouped by replica set, each group read in batches of BATCH_IDS ids with a first
  * page of BATCH_PAGE_CELLS links per id, and batches start in waves only while the cap is not
  * expected to fill. On one node every id shares one replica group; on a cluster the ids of a
- * frontier spread over nodes × vnodes replica sets and the batches shrink.
+ * frontier spread over nodes × vnodes replica sets and the batches shrink. The hops are those of
+ * bench:reads, in → out ("who else do X's followers follow"): a follower reached over an in-link
+ * is drawn in proportion to its out-degree, so every hop reads the size-biased out-degree (with
+ * independent in- and out-ranks, an out → out hop would read the plain mean instead).
  */
 import { BATCH_IDS, BATCH_PAGE_CELLS, FIRST_WAVE_BATCHES } from '../../reads/traverseHops.ts';
 
