@@ -77,6 +77,9 @@ export interface EdgeProducerOptions {
   readonly rememberedMutationIds?: number;
 }
 
+/** Times the records of a partition left out of an acknowledgement are sent again. */
+const UNACKED_RESENDS = 3;
+
 export function createEdgeProducer(opts: EdgeProducerOptions): EdgeProducer {
   const clock = opts.clock ?? systemClock;
   const nextEventTime = createEventClock(clock);
@@ -106,9 +109,22 @@ export function createEdgeProducer(opts: EdgeProducerOptions): EdgeProducer {
       throw e;
     });
     await connected;
-    const sent: Message[] = messages.map((m) => ({ key: m.key, value: m.value }));
-    const metadata = await producer.send({ topic, acks: -1, messages: sent });
-    return recordCoordinates(topic, sent.map((m) => partitionOf.get(m) ?? -1), metadata);
+    const coordinates: RecordCoordinates[] = new Array(messages.length);
+    let pending = messages.map((m, i) => ({ i, message: { key: m.key, value: m.value } as Message }));
+    // kafkajs resolves a send without the partitions whose leader moved to a broker that had
+    // already answered for this send (it never re-sends them): those records are sent again,
+    // as a new message each (the partitioner records it), a few times before giving up.
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      const metadata = await producer.send({ topic, acks: -1, messages: pending.map((p) => p.message) });
+      const acked = new Set(metadata.filter((m) => m.topicName === topic && m.baseOffset !== undefined).map((m) => m.partition));
+      const partitionOfPending = (p: (typeof pending)[number]) => partitionOf.get(p.message) ?? -1;
+      const missing = pending.filter((p) => !acked.has(partitionOfPending(p)));
+      if (missing.length > 0 && attempt >= UNACKED_RESENDS + 1) recordCoordinates(topic, missing.map(partitionOfPending), metadata); // throws naming the partition
+      const done = pending.filter((p) => acked.has(partitionOfPending(p)));
+      recordCoordinates(topic, done.map(partitionOfPending), metadata).forEach((c, j) => (coordinates[done[j]!.i] = c));
+      pending = missing.map((p) => ({ i: p.i, message: { key: p.message.key, value: p.message.value } as Message }));
+    }
+    return coordinates;
   };
   const buffer = createSendBuffer<RecordCoordinates>({
     send,

@@ -19,7 +19,9 @@ export interface EnsureTopicsResult {
  *
  * kafkajs `createTopics` reports "already exists" for the whole call and then
  * skips waiting for leaders, so this creates only the missing topics and waits
- * for leaders itself.
+ * for leaders itself. kafkajs's own wait is off: on several brokers a broker that
+ * has not yet seen the new topic answers "does not host this topic-partition",
+ * which that wait throws at once (init failed so on the local 3-broker cluster).
  */
 export async function ensureTopics(
   admin: TopicAdmin,
@@ -36,7 +38,7 @@ export async function ensureTopics(
         replicationFactor: s.replicationFactor,
         configEntries: s.configEntries.map((e) => ({ ...e })),
       })),
-      waitForLeaders: true,
+      waitForLeaders: false,
       timeout: timeoutMs,
     });
   }
