@@ -24,6 +24,8 @@ export interface BenchArgs {
   readonly pollMs: number;
   readonly ceilingLevels: readonly number[];
   readonly ceilingSweepRows: number;
+  /** Chunks in flight the batched ceiling tries (each with the store's mutationConcurrency requests). */
+  readonly batchedLevels: readonly number[];
   readonly skipCeiling: boolean;
   readonly skipLatency: boolean;
   readonly profile: boolean;
@@ -43,11 +45,13 @@ export interface BenchArgs {
 export const USAGE = `npx tsx bench/ingest/main.ts [flags]   (npm run bench:ingest -- [flags])
 
 End-to-end ingest benchmark: ADD_EDGE events with Zipf targets through real Kafka,
-the processors (a child \`edgestream run\`) and Cassandra, against the raw
-cassandra-driver ceiling measured in the same run.
+the processors (a child \`edgestream run\`) and Cassandra, against two raw
+cassandra-driver ceilings measured in the same run, after each repeat: batched
+(the pipeline's chunks and batches, with the exact index's current-link read)
+and unbatched (one INSERT per row).
 
   --events <n>              ADD_EDGE events per throughput phase (default 200000)
-  --repeats <n>             throughput/latency/ceiling repeats; medians are reported (default 3)
+  --repeats <n>             throughput/latency/ceiling repeats; every repeat, medians and ranges are reported (default 3)
   --users <n>               vertex count (default 100000)
   --zipf-exponent <s>       Zipf exponent of the targets (default 1.1)
   --seed <n>                workload seed (default 1)
@@ -65,7 +69,9 @@ cassandra-driver ceiling measured in the same run.
   --samples-per-second <n>  events followed by the visibility sampler (default 20)
   --poll-ms <n>             shortest sampler re-read interval per key (default 10; grows to 10% of the wait, at most 200)
   --ceiling-levels <list>   raw-driver concurrency levels to try (default 32,64,128,256,512)
-  --ceiling-sweep-rows <n>  rows per level in the sweep; the best level then writes all rows (default 250000)
+  --ceiling-sweep-rows <n>  rows per level in the sweeps; the best level then writes all rows (default 250000)
+  --batched-levels <list>   chunks in flight the batched ceiling tries (default 6,12,24: the pipeline runs at most
+                            partitionsConsumedConcurrently × chunksInFlightPerPartition = 6 × 4)
   --skip-ceiling, --skip-latency
   --profile                 run the child with --cpu-prof and print where its CPU time goes
   --child-entry <file>      processor entry (default bin/edgestream.js)
@@ -104,6 +110,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       'poll-ms': { type: 'string' },
       'ceiling-levels': { type: 'string' },
       'ceiling-sweep-rows': { type: 'string' },
+      'batched-levels': { type: 'string' },
       'skip-ceiling': { type: 'boolean', default: false },
       'skip-latency': { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
@@ -154,6 +161,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     pollMs: int('poll-ms', values['poll-ms'], 10),
     ceilingLevels: (values['ceiling-levels'] ?? '32,64,128,256,512').split(',').map((s) => int('ceiling-levels', s.trim(), 0)),
     ceilingSweepRows: int('ceiling-sweep-rows', values['ceiling-sweep-rows'], 250_000),
+    batchedLevels: (values['batched-levels'] ?? '6,12,24').split(',').map((s) => int('batched-levels', s.trim(), 0)),
     skipCeiling: values['skip-ceiling'] ?? false,
     skipLatency: values['skip-latency'] ?? false,
     profile: values.profile ?? false,

@@ -1,7 +1,7 @@
-import cassandra from 'cassandra-driver';
 import type { StackEndpoints } from '../../stack/endpoints.ts';
 import { namespaceStatements } from '../../sinks/cassandra/namespaceStatements.ts';
-import { createKeyspaceCql, createNamespaceTableCql } from '../../sinks/cassandra/schemaCql.ts';
+import { runRawIngest, type RawIngestRun } from '../shared/rawIngest.ts';
+import { RAW_OPTIONS, withRawKeyspace } from '../shared/rawKeyspace.ts';
 import { watchCpu, type CpuReport } from './procStats.ts';
 import type { createStatusLine } from './progressLine.ts';
 import type { Row } from './workload.ts';
@@ -16,7 +16,7 @@ export interface CeilingRun {
 }
 
 /**
- * The raw ceiling: the same rows written straight to the same Cassandra with
+ * The unbatched ceiling: the same rows written straight to the same Cassandra with
  * cassandra-driver, one prepared `INSERT ... USING TIMESTAMP ?` per row (the
  * store's own statement text), into tables created with the store's own DDL in
  * a fresh keyspace, with `concurrency` requests in flight, at the store's
@@ -34,18 +34,9 @@ export async function runCeiling(o: {
   label: string;
   cpuPids: Readonly<Record<string, number | undefined>>;
 }): Promise<CeilingRun> {
-  const client = new cassandra.Client({
-    contactPoints: [...o.endpoints.cassandraContactPoints],
-    localDataCenter: o.endpoints.cassandraLocalDc,
-    encoding: { useBigIntAsLong: true },
-    socketOptions: { readTimeout: 12_000, connectTimeout: 10_000 },
-  });
-  await client.connect();
-  try {
-    await client.execute(createKeyspaceCql(o.keyspace, { class: 'SimpleStrategy', replicationFactor: 1 }));
-    for (const t of o.tables) await client.execute(createNamespaceTableCql(o.keyspace, t, {}));
+  return withRawKeyspace(o.endpoints, o.keyspace, o.tables, async (client) => {
     const insertOf = new Map(o.tables.map((t) => [t, namespaceStatements(o.keyspace, t).insert]));
-    const options = { prepare: true, isIdempotent: true, consistency: cassandra.types.consistencies.localQuorum };
+    const options = RAW_OPTIONS;
     const EMPTY = Buffer.alloc(0);
     // Prepare every statement before the clock starts.
     for (const q of insertOf.values()) await client.execute(q, ['bench-warmup', EMPTY, EMPTY, EMPTY, 1n], options);
@@ -79,8 +70,23 @@ export async function runCeiling(o: {
     const cpuReport = cpu.stop();
     if (failure !== undefined) throw failure;
     return { concurrency: o.concurrency, rows: written, seconds: Math.round(seconds * 100) / 100, rowsPerSecond: Math.round(written / seconds), cpu: cpuReport };
-  } finally {
-    await client.execute(`DROP KEYSPACE IF EXISTS "${o.keyspace}"`).catch(() => undefined);
-    await client.shutdown();
-  }
+  });
+}
+
+export type BatchedCeilingRun = RawIngestRun & {
+  /** CPU over the timed window only (not the DDL). */
+  readonly cpu: CpuReport;
+};
+
+/**
+ * The batched ceiling: the least work the same answer needs, with the raw driver, in the
+ * pipeline's chunks and batches and with the exact index's current-link read
+ * (bench/shared/rawIngest), into a fresh keyspace made with the store's DDL.
+ */
+export async function runBatchedCeiling(o: Omit<Parameters<typeof runRawIngest>[0], 'client'> & { endpoints: StackEndpoints; cpuPids: Readonly<Record<string, number | undefined>> }): Promise<BatchedCeilingRun> {
+  return withRawKeyspace(o.endpoints, o.keyspace, o.tables, async (client) => {
+    let cpu: ReturnType<typeof watchCpu> | undefined;
+    const run = await runRawIngest({ ...o, client, onStart: () => (cpu = watchCpu(o.cpuPids)) });
+    return { ...run, cpu: (cpu as ReturnType<typeof watchCpu>).stop() };
+  });
 }

@@ -16,16 +16,18 @@ import { topicName } from '../../streams/topics/index.ts';
 import { parseBenchArgs, USAGE, type BenchArgs } from './args.ts';
 import { createBenchRun, newRunId, type BenchRun } from './benchRun.ts';
 import { opsDelta, perEvent, tableOps } from './cassandraOps.ts';
-import { runCeiling, type CeilingRun } from './ceilingPhase.ts';
+import { runBatchedCeiling, runCeiling, type BatchedCeilingRun, type CeilingRun } from './ceilingPhase.ts';
+import { resolveTuning } from '../../streams/runtime/runtimeTuning.ts';
 import { endOffsetTotal, waitForStableGroup } from './kafkaOffsets.ts';
 import { runLatencyPhase, type LatencyResult } from './latencyPhase.ts';
 import { peakRssMiB, sampleRss, spawnProcessorChild, type ProcessorChild, type RssSample } from './processorChild.ts';
 import { watchCpu, type CpuReport } from './procStats.ts';
 import { summarizeProfile, type ProfileSummary } from './profileSummary.ts';
 import { createStatusLine } from './progressLine.ts';
-import { fmt, median, round } from './stats.ts';
+import { ceilingComparison, type CeilingComparison } from './ceilingComparison.ts';
+import { fmt, median, round, type AcrossRepeats } from './stats.ts';
 import { runThroughputPhase, type ThroughputResult } from './throughputPhase.ts';
-import { addEdgeWorkload, benchTables, PublishedEdges, rowsOfAddEdge, rowsPerEdge, type BenchEdge, type Row } from './workload.ts';
+import { addEdgeWorkload, benchTables, PublishedEdges, publishedEvents, rowsOfAddEdge, rowsPerEdge, type BenchEdge, type Row } from './workload.ts';
 import { PROCESSOR_NODE_FLAGS } from '../../cli/processorNodeFlags.ts';
 import { seedSplitDirectory } from './seedSplitDirectory.ts';
 import { codeVersion, collectVersions, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
@@ -67,7 +69,13 @@ interface RepeatResult {
     readonly lastProgress: Record<string, unknown>;
   };
   readonly verification: { readonly sampledEvents: number; readonly missingRows: number; readonly repairRecords: number; readonly dlqRecords: number };
+  /** The batched ceiling (bench/shared/rawIngest): the pipeline's chunks and batches, with the current-link read. */
+  readonly batchedCeiling?: { readonly sweep: readonly BatchedCeilingRun[]; readonly best: BatchedCeilingRun };
+  /** Pipeline edges/s ÷ batched ceiling events/s of this repeat: the fair ratio (issue 27 §4's target). */
+  readonly batchedRatio?: number;
+  /** The unbatched ceiling: one INSERT per row. */
   readonly ceiling?: { readonly sweep: readonly CeilingRun[]; readonly best: CeilingRun };
+  /** Pipeline rows/s ÷ unbatched ceiling rows/s of this repeat. */
   readonly ratio?: number;
   readonly profile?: ProfileSummary;
 }
@@ -343,33 +351,58 @@ async function runRepeat(
     await run.cleanup();
     deps.setCurrent({ runId });
 
-    // Phase 3: the raw ceiling — the same rows, straight into fresh keyspaces with cassandra-driver.
+    // Phase 3: the raw ceilings — the same events' rows, straight into fresh keyspaces with cassandra-driver:
+    // batched (the pipeline's chunks and batches, with the current-link read) and unbatched, in turns.
     let ceiling: RepeatResult['ceiling'];
+    let batchedCeiling: RepeatResult['batchedCeiling'];
     if (!args.skipCeiling) {
-      const count = throughput.events;
-      const rowsFor = (limit: number) =>
-        (function* (): Generator<Row> {
-          let n = 0;
-          for (let i = 0; i < count; i++) {
-            for (const row of rowsOfAddEdge(args.edgeType, published.edges[i]!, published.mutationIds[i]!, published.eventTimes[i]!)) {
-              if (n++ >= limit) return;
-              yield row;
-            }
-          }
-        })();
       const cpuPids = { ...serverPids, bench: process.pid };
-      const sweepRows = Math.min(args.ceilingSweepRows, throughput.rows);
-      const sweep: CeilingRun[] = [];
-      for (const c of args.ceilingLevels) {
-        const res = await runCeiling({ endpoints, keyspace: `bench_${runId}_ceil${c}`, tables: benchTables(args.edgeType), rows: () => rowsFor(sweepRows), rowCount: sweepRows, concurrency: c, status, label: `[r${r}] ceiling sweep c=${c}`, cpuPids });
-        sweep.push(res);
-        status.done(`[r${r}] ceiling sweep: concurrency ${c} → ${fmt(res.rowsPerSecond)} rows/s (${fmt(res.rows)} rows)`);
-      }
-      const bestLevel = [...sweep].sort((a, b) => b.rowsPerSecond - a.rowsPerSecond)[0]!.concurrency;
-      const best = await runCeiling({ endpoints, keyspace: `bench_${runId}_ceiling`, tables: benchTables(args.edgeType), rows: () => rowsFor(throughput.rows), rowCount: throughput.rows, concurrency: bestLevel, status, label: `[r${r}] ceiling c=${bestLevel}`, cpuPids });
-      ceiling = { sweep, best };
-      status.done(`[r${r}] ceiling: ${fmt(best.rowsPerSecond)} rows/s at concurrency ${bestLevel} (${fmt(best.rows)} rows in ${best.seconds} s); pipeline/ceiling ${(throughput.rowsPerSecond / best.rowsPerSecond).toFixed(2)}`);
-      say(`[r${r}] cores used during the ceiling runs: ${Object.entries(best.cpu.coresByProcess).map(([k, v]) => `${k} ${v}`).join(', ')}; machine busy ${best.cpu.machineBusyCores}/${best.cpu.machineCores}`);
+      const tables = benchTables(args.edgeType);
+      const rowsPerEvent = throughput.rows / throughput.events;
+      const runBatched = async () => {
+        const count = (limit: number) => ({ events: publishedEvents(args.edgeType, published, limit), eventCount: limit });
+        const common = { endpoints, tables, partitions: args.partitions, chunkEvents: resolveTuning(run.config).maxRecordsPerChunk, status, cpuPids };
+        const sweepEvents = Math.min(throughput.events, Math.ceil(args.ceilingSweepRows / rowsPerEvent));
+        const sweep: BatchedCeilingRun[] = [];
+        for (const c of args.batchedLevels) {
+          const res = await runBatchedCeiling({ ...common, ...count(sweepEvents), keyspace: `bench_${runId}_bat${c}`, chunksInFlight: c, label: `[r${r}] batched ceiling sweep ${c} chunks` });
+          sweep.push(res);
+          status.done(`[r${r}] batched ceiling sweep: ${c} chunks in flight → ${fmt(res.eventsPerSecond)} events/s (${fmt(res.events)} events, ${fmt(res.readRequests)} reads, ${fmt(res.writeRequests)} write requests)`);
+        }
+        const bestLevel = [...sweep].sort((a, b) => b.eventsPerSecond - a.eventsPerSecond)[0]!.chunksInFlight;
+        const best = await runBatchedCeiling({ ...common, ...count(throughput.events), keyspace: `bench_${runId}_batched`, chunksInFlight: bestLevel, label: `[r${r}] batched ceiling ${bestLevel} chunks` });
+        batchedCeiling = { sweep, best };
+        status.done(
+          `[r${r}] batched ceiling: ${fmt(best.eventsPerSecond)} events/s = ${fmt(best.eventsPerSecond * rowsPerEvent)} rows/s at ${bestLevel} chunks in flight (${fmt(best.events)} events in ${best.seconds} s; ${round(best.readRequests / best.events, 3)} reads and ${round(best.writeRequests / best.events, 3)} write requests per event); pipeline/batched ceiling ${(throughput.edgesPerSecond / best.eventsPerSecond).toFixed(3)}`,
+        );
+        say(`[r${r}] cores used during the batched ceiling: ${Object.entries(best.cpu.coresByProcess).map(([k, v]) => `${k} ${v}`).join(', ')}; machine busy ${best.cpu.machineBusyCores}/${best.cpu.machineCores}`);
+      };
+      const runUnbatched = async () => {
+        const rowsFor = (limit: number) =>
+          (function* (): Generator<Row> {
+            let n = 0;
+            for (let i = 0; i < throughput.events; i++) {
+              for (const row of rowsOfAddEdge(args.edgeType, published.edges[i]!, published.mutationIds[i]!, published.eventTimes[i]!)) {
+                if (n++ >= limit) return;
+                yield row;
+              }
+            }
+          })();
+        const sweepRows = Math.min(args.ceilingSweepRows, throughput.rows);
+        const sweep: CeilingRun[] = [];
+        for (const c of args.ceilingLevels) {
+          const res = await runCeiling({ endpoints, keyspace: `bench_${runId}_ceil${c}`, tables, rows: () => rowsFor(sweepRows), rowCount: sweepRows, concurrency: c, status, label: `[r${r}] unbatched ceiling sweep c=${c}`, cpuPids });
+          sweep.push(res);
+          status.done(`[r${r}] unbatched ceiling sweep: concurrency ${c} → ${fmt(res.rowsPerSecond)} rows/s (${fmt(res.rows)} rows)`);
+        }
+        const bestLevel = [...sweep].sort((a, b) => b.rowsPerSecond - a.rowsPerSecond)[0]!.concurrency;
+        const best = await runCeiling({ endpoints, keyspace: `bench_${runId}_ceiling`, tables, rows: () => rowsFor(throughput.rows), rowCount: throughput.rows, concurrency: bestLevel, status, label: `[r${r}] unbatched ceiling c=${bestLevel}`, cpuPids });
+        ceiling = { sweep, best };
+        status.done(`[r${r}] unbatched ceiling: ${fmt(best.rowsPerSecond)} rows/s at concurrency ${bestLevel} (${fmt(best.rows)} rows in ${best.seconds} s); pipeline/unbatched ceiling ${(throughput.rowsPerSecond / best.rowsPerSecond).toFixed(3)}`);
+        say(`[r${r}] cores used during the unbatched ceiling: ${Object.entries(best.cpu.coresByProcess).map(([k, v]) => `${k} ${v}`).join(', ')}; machine busy ${best.cpu.machineBusyCores}/${best.cpu.machineCores}`);
+      };
+      // Neither ceiling always runs first (on a machine warmer from the pipeline, or emptier).
+      for (const phase of r % 2 === 1 ? [runBatched, runUnbatched] : [runUnbatched, runBatched]) await phase();
     }
 
     result = {
@@ -389,6 +422,7 @@ async function runRepeat(
       ...(recountLag ? { recountLag } : {}),
       processor,
       verification,
+      ...(batchedCeiling ? { batchedCeiling, batchedRatio: round(throughput.edgesPerSecond / batchedCeiling.best.eventsPerSecond, 3) } : {}),
       ...(ceiling ? { ceiling, ratio: round(throughput.rowsPerSecond / ceiling.best.rowsPerSecond, 3) } : {}),
       ...(profile ? { profile } : {}),
     };
@@ -486,15 +520,17 @@ async function dropKeyspacesOf(cql: cassandra.Client, runId: string): Promise<vo
 
 const METHOD = {
   workload: 'ADD_EDGE only (cli/workload/syntheticGraph with unfollow/property shares 0): uniform sources, Zipf targets, one "via" property, 5 rows per event',
-  rows: 'cells the fan-out writes per ADD_EDGE: T_out, T_in, T_out_recent, T_in_recent, one T_props per property (degree_dirty follow-ups, chunk collections and tombstone reads are pipeline overhead, not rows)',
+  rows: 'cells of the answer the fan-out writes per ADD_EDGE: T_out, T_in, T_out_recent, T_in_recent, one T_props per property (degree_dirty intents and marks, chunk collections and node-tombstone reads are pipeline overhead, not rows: counts are not visible when the throughput window ends)',
   throughput:
     'processors (child `node bin/edgestream.js --config <tmp> run <stages>`) start on an empty topic and join their group; the bench then publishes the events flat out with the EdgeProducer SDK while the pipeline drains concurrently (the producer outruns it, so a backlog builds); end to end = first produce call → the fan-out group has committed the last offset (commits follow acknowledged Cassandra writes), polled every 50 ms',
   latency:
     'open-loop producer at a fixed rate (a share of the median measured edges/s); a sample of events is followed by point reads (LOCAL_QUORUM) of each of its rows until present with its write time; latency = produce call → every row seen',
   memory: 'VmRSS of the child sampled every 250 ms with the backlog at that moment; VmHWM read before the child is stopped',
+  batchedCeiling:
+    'the least work the same answer needs, with cassandra-driver (bench/shared/rawIngest): the events cut into the chunks the fan-out takes (maxRecordsPerChunk per input partition, murmur2 over --partitions); per chunk one packed read of every event’s current T_out[src][dst] with its write time (id IN ? AND key IN ?, packed as getCells packs it), then the real fan-out’s write waves for what was read (links and properties, then the index entries; a superseded entry’s deletion first), degree intents left out, each wave batched as mutateMany batches it (one id’s namespaces in one batch, up to 10 partitions of one replica set and 5 KiB per batch, 64 statements); an edge repeated within a chunk reads back the chunk’s own write, a chunk sharing an edge with one in flight waits for it; N chunks in flight with 16 requests each; a sweep over N on a prefix, then every event at the best N; LOCAL_QUORUM, prepared, store DDL, fresh keyspace',
   ceiling:
-    'the same rows (same ids, keys, values, write times) with cassandra-driver: one prepared INSERT … USING TIMESTAMP per row (the store statement text) into tables made with the store DDL in a fresh keyspace, LOCAL_QUORUM, N requests in flight; a sweep over concurrency levels on a prefix of the rows, then all rows at the best level; run after the processors stopped and the pipeline keyspace was dropped',
-  ratio: 'pipeline end-to-end rows/s ÷ ceiling rows/s, per repeat; the summary reports medians over repeats',
+    'unbatched: the same rows (same ids, keys, values, write times) with cassandra-driver: one prepared INSERT … USING TIMESTAMP per row (the store statement text) into tables made with the store DDL in a fresh keyspace, LOCAL_QUORUM, N requests in flight; a sweep over concurrency levels on a prefix of the rows, then all rows at the best level; run after the processors stopped and the pipeline keyspace was dropped',
+  ratio: 'pipeline end-to-end edges/s ÷ each ceiling’s edges/s of the same repeat (the same events, so the same as rows/s); every repeat, the median and the range are reported; both ceilings run after the repeat’s pipeline phases, batched first in odd repeats, unbatched first in even ones',
 };
 
 function summarize(args: BenchArgs, allResults: readonly RepeatResult[]) {
@@ -526,17 +562,28 @@ function summarize(args: BenchArgs, allResults: readonly RepeatResult[]) {
       forwardLinkP50Ms: m((r) => r.latency?.forwardMs.p50),
       forwardLinkP99Ms: m((r) => r.latency?.forwardMs.p99),
       processorPeakRssMiB: m((r) => r.processor.peakRssMiB),
+      batchedCeilingEdgesPerSecond: m((r) => r.batchedCeiling?.best.eventsPerSecond),
+      batchedCeilingRowsPerSecond: m((r) => (r.batchedCeiling ? r.batchedCeiling.best.eventsPerSecond * rowsPerEvent(r) : undefined)),
+      batchedCeilingBestChunksInFlight: m((r) => r.batchedCeiling?.best.chunksInFlight),
+      batchedCeilingReadsPerEvent: m((r) => (r.batchedCeiling ? r.batchedCeiling.best.readRequests / r.batchedCeiling.best.events : undefined), 3),
+      batchedCeilingWriteRequestsPerEvent: m((r) => (r.batchedCeiling ? r.batchedCeiling.best.writeRequests / r.batchedCeiling.best.events : undefined), 3),
+      batchedRatio: m((r) => r.batchedRatio, 3),
       ceilingRowsPerSecond: m((r) => r.ceiling?.best.rowsPerSecond),
       ceilingBestConcurrency: m((r) => r.ceiling?.best.concurrency),
       ratio: m((r) => r.ratio, 3),
-      cpuEfficiencyRatio: m((r) => cpuEfficiencyRatio(r), 3),
-      bareProcessorBound: m((r) => bareProcessorBound(r), 3),
+      batchedCpuEfficiencyRatio: m((r) => cpuEfficiencyRatio(r, batchedAsCeiling(r)), 3),
+      cpuEfficiencyRatio: m((r) => cpuEfficiencyRatio(r, r.ceiling?.best), 3),
+      bareProcessorBound: m((r) => bareProcessorBound(r, batchedAsCeiling(r)), 3),
       drainOnlyRatio: m((r) => (r.ceiling ? round((r.throughput.drainAfterProduce.perSecond * (r.throughput.rows / r.throughput.events)) / r.ceiling.best.rowsPerSecond, 3) : undefined), 3),
       pipelineCpuMicrosPerRow: {
         processor: m((r) => cpuMicrosPerRow(r.throughputCpu, r.throughput.rowsPerSecond)['processor']),
         cassandra: m((r) => cpuMicrosPerRow(r.throughputCpu, r.throughput.rowsPerSecond)['cassandra']),
         kafka: m((r) => cpuMicrosPerRow(r.throughputCpu, r.throughput.rowsPerSecond)['kafka']),
         producer: m((r) => cpuMicrosPerRow(r.throughputCpu, r.throughput.rowsPerSecond)['bench']),
+      },
+      batchedCeilingCpuMicrosPerRow: {
+        client: m((r) => { const c = batchedAsCeiling(r); return c ? cpuMicrosPerRow(c.cpu, c.rowsPerSecond)['bench'] : undefined; }),
+        cassandra: m((r) => { const c = batchedAsCeiling(r); return c ? cpuMicrosPerRow(c.cpu, c.rowsPerSecond)['cassandra'] : undefined; }),
       },
       ceilingCpuMicrosPerRow: {
         client: m((r) => (r.ceiling ? cpuMicrosPerRow(r.ceiling.best.cpu, r.ceiling.best.rowsPerSecond)['bench'] : undefined)),
@@ -557,16 +604,21 @@ function summarize(args: BenchArgs, allResults: readonly RepeatResult[]) {
       benchCores: m((r) => r.throughputCpu.coresByProcess['bench'], 2),
       machineBusyCores: m((r) => r.throughputCpu.machineBusyCores, 2),
     },
+    /** Every repeat of the headline figures, their median and range, interleaved per repeat: pipeline, then both ceilings. */
+    acrossRepeats: ceilingComparison(results.map((r) => ({ repeat: r.repeat, pipelineEdgesPerSecond: r.throughput.edgesPerSecond, batchedEdgesPerSecond: r.batchedCeiling?.best.eventsPerSecond, unbatchedEdgesPerSecond: r.ceiling ? r.ceiling.best.rowsPerSecond / rowsPerEvent(r) : undefined }))),
     bySplitRecords: splitRecordVariants(args, allResults),
     perRepeat: allResults.map((r) => ({
       repeat: r.repeat,
       splitRecords: r.splitRecords,
       edgesPerSecond: r.throughput.edgesPerSecond,
       rowsPerSecond: r.throughput.rowsPerSecond,
+      batchedCeilingEdgesPerSecond: r.batchedCeiling?.best.eventsPerSecond,
+      batchedCeilingChunksInFlight: r.batchedCeiling?.best.chunksInFlight,
+      batchedRatio: r.batchedRatio,
       ceilingRowsPerSecond: r.ceiling?.best.rowsPerSecond,
       ceilingConcurrency: r.ceiling?.best.concurrency,
       ratio: r.ratio,
-      cpuEfficiencyRatio: cpuEfficiencyRatio(r),
+      cpuEfficiencyRatio: cpuEfficiencyRatio(r, r.ceiling?.best),
       code: r.code.commit.slice(0, 12),
       latencyOfferedPerSecond: r.latency?.offeredPerSecond,
       latencySaturated: r.latency?.saturated,
@@ -574,7 +626,8 @@ function summarize(args: BenchArgs, allResults: readonly RepeatResult[]) {
       latencyP99Ms: r.latency?.allRowsMs.p99,
       peakRssMiB: r.processor.peakRssMiB,
     })),
-    targetRatio: 0.7,
+    /** Issue 27 §4: pipeline ≥ 0.75× the batched ceiling end to end. */
+    targetRatio: 0.75,
   };
 }
 
@@ -611,18 +664,35 @@ function printSummary(args: BenchArgs, s: ReturnType<typeof summarize>, results:
     `  event→visible latency   p50 ${md.latencyP50Ms ?? '-'} ms   p99 ${md.latencyP99Ms ?? '-'} ms   at ${fmt(md.latencyOfferedPerSecond ?? NaN)} edges/s offered (${Math.round((md.latencyOfferedShareOfThroughput ?? NaN) * 100)}% of throughput${md.latencySaturatedRepeats ? `; SATURATED in ${md.latencySaturatedRepeats} repeat(s)` : ''}); forward link p50 ${md.forwardLinkP50Ms ?? '-'} / p99 ${md.forwardLinkP99Ms ?? '-'} ms; ${md.latencySamples ?? '-'} samples, sampler ${md.samplerReadsPerSecond ?? '-'} reads/s`,
     `  degree recount lag      ${md.recountLagSeconds ?? '-'} s after the throughput phase until the recounter had taken the burst's marks (latency is measured after that)`,
     `  processor peak RSS      ${md.processorPeakRssMiB} MiB (VmHWM)   RSS at peak backlog: ${results.map((r) => `${r.processor.rssAtPeakBacklogMiB} MiB @ ${fmt(r.throughput.peakBacklog)}`).join(', ')}`,
-    `  raw ceiling             ${fmt(md.ceilingRowsPerSecond ?? NaN)} rows/s (cassandra-driver, concurrency ${md.ceilingBestConcurrency})`,
-    `  pipeline / ceiling      ${md.ratio ?? '-'}   (target ≥ ${s.targetRatio}; drain-only rows/s ÷ ceiling: ${md.drainOnlyRatio ?? '-'}; CPU per row, ceiling ÷ pipeline: ${md.cpuEfficiencyRatio ?? '-'}; a processor costing what the raw client costs would reach ${md.bareProcessorBound ?? '-'} here)`,
+    `  batched ceiling         ${fmt(md.batchedCeilingRowsPerSecond ?? NaN)} rows/s = ${fmt(md.batchedCeilingEdgesPerSecond ?? NaN)} edges/s (cassandra-driver in the pipeline's chunks and batches with the current-link read, ${md.batchedCeilingBestChunksInFlight ?? '-'} chunks in flight; per event ${md.batchedCeilingReadsPerEvent ?? '-'} reads, ${md.batchedCeilingWriteRequestsPerEvent ?? '-'} write requests)`,
+    `  unbatched ceiling       ${fmt(md.ceilingRowsPerSecond ?? NaN)} rows/s (cassandra-driver, one INSERT per row, concurrency ${md.ceilingBestConcurrency ?? '-'})`,
+    `  pipeline / batched      ${md.batchedRatio ?? '-'}   (target ≥ ${s.targetRatio}; CPU per row, batched ceiling ÷ pipeline: ${md.batchedCpuEfficiencyRatio ?? '-'}; a processor costing what the batched raw client costs would reach ${md.bareProcessorBound ?? '-'} here)`,
+    `  pipeline / unbatched    ${md.ratio ?? '-'}   (drain-only rows/s ÷ unbatched ceiling: ${md.drainOnlyRatio ?? '-'}; CPU per row, unbatched ceiling ÷ pipeline: ${md.cpuEfficiencyRatio ?? '-'})`,
+    ...everyRepeat(s.acrossRepeats),
     `  cores during throughput processor ${md.processorCores}, cassandra ${md.cassandraCores}, kafka ${md.kafkaCores}, bench (producer) ${md.benchCores}; machine busy ${md.machineBusyCores}/${s.cores}`,
-    `  CPU µs per row          pipeline: processor ${md.pipelineCpuMicrosPerRow.processor}, cassandra ${md.pipelineCpuMicrosPerRow.cassandra}, kafka ${md.pipelineCpuMicrosPerRow.kafka}, producer ${md.pipelineCpuMicrosPerRow.producer}; ceiling: client ${md.ceilingCpuMicrosPerRow.client}, cassandra ${md.ceilingCpuMicrosPerRow.cassandra} (cores during ceiling: cassandra ${md.ceilingCassandraCores}, client ${md.ceilingClientCores})`,
+    `  CPU µs per row          pipeline: processor ${md.pipelineCpuMicrosPerRow.processor}, cassandra ${md.pipelineCpuMicrosPerRow.cassandra}, kafka ${md.pipelineCpuMicrosPerRow.kafka}, producer ${md.pipelineCpuMicrosPerRow.producer}; batched ceiling: client ${md.batchedCeilingCpuMicrosPerRow.client}, cassandra ${md.batchedCeilingCpuMicrosPerRow.cassandra}; unbatched ceiling: client ${md.ceilingCpuMicrosPerRow.client}, cassandra ${md.ceilingCpuMicrosPerRow.cassandra} (cores during it: cassandra ${md.ceilingCassandraCores}, client ${md.ceilingClientCores})`,
     `  idle baseline           cassandra ${md.idleCores.cassandra} cores, idle processor ${md.idleCores.processor}, machine busy ${md.idleCores.machineBusy}/${s.cores} with no bench traffic (other users of the machine and stack)`,
-    `  Cassandra ops per event pipeline: ${md.cassandraWritesPerEvent} partition writes, ${md.cassandraReadsPerEvent} reads; ceiling: ${results[0] ? round(results[0].throughput.rows / results[0].throughput.events, 2) : '-'} single-row writes`,
-    `  per repeat: ${s.perRepeat.map((p) => `#${p.repeat}${s.bySplitRecords ? ` (${fmt(p.splitRecords)} splits)` : ''} ${fmt(p.rowsPerSecond)} / ${fmt(p.ceilingRowsPerSecond ?? NaN)} rows/s = ${p.ratio ?? '-'}`).join('; ')}`,
+    `  Cassandra ops per event pipeline: ${md.cassandraWritesPerEvent} partition writes, ${md.cassandraReadsPerEvent} reads; unbatched ceiling: ${results[0] ? round(results[0].throughput.rows / results[0].throughput.events, 2) : '-'} single-row writes`,
+    `  per repeat: ${s.perRepeat.map((p) => `#${p.repeat}${s.bySplitRecords ? ` (${fmt(p.splitRecords)} splits)` : ''} ${fmt(p.edgesPerSecond)} edges/s ÷ batched ${fmt(p.batchedCeilingEdgesPerSecond ?? NaN)} = ${p.batchedRatio ?? '-'}, ${fmt(p.rowsPerSecond)} rows/s ÷ unbatched ${fmt(p.ceilingRowsPerSecond ?? NaN)} = ${p.ratio ?? '-'}`).join('; ')}`,
     ...(s.bySplitRecords ?? []).map(
       (v) => `  with ${fmt(v.splitRecords)} COMPLETED splits: ${v.rowsPerSecond.map((x) => fmt(x)).join(' / ')} rows/s (median ${fmt(v.medianRowsPerSecond)}); vs none in the same repeat ${v.throughputVsNoSplits.join(' / ')} (median ${v.medianThroughputVsNoSplits ?? '-'})`,
     ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Every repeat of the pipeline, both ceilings and both ratios, with median and range (max − min over the median). */
+function everyRepeat(c: CeilingComparison): string[] {
+  const line = (name: string, a: AcrossRepeats | undefined, digits = 0) =>
+    a ? [`    ${name.padEnd(26)} ${a.repeats.map((x) => fmt(x, digits)).join(' / ')}   (median ${fmt(a.median, digits)}, range ${a.spreadPct}%)`] : [];
+  return [
+    '  every repeat (in run order: pipeline, then both ceilings)',
+    ...line('pipeline edges/s', c.pipelineEdgesPerSecond),
+    ...line('batched ceiling edges/s', c.batchedCeilingEdgesPerSecond),
+    ...line('unbatched ceiling edges/s', c.unbatchedCeilingEdgesPerSecond),
+    ...line('pipeline / batched', c.pipelineOverBatched, 3),
+    ...line('pipeline / unbatched', c.pipelineOverUnbatched, 3),
+  ];
 }
 
 function printProfile(p: ProfileSummary): void {
@@ -640,22 +710,35 @@ function printProfile(p: ProfileSummary): void {
  * what the rows/s ratio would be if both paths had the machine to themselves and were CPU-bound. Per-process
  * CPU time is not taken by other users of the machine, so this is steadier than the rows/s ratio on a shared box.
  */
-function cpuEfficiencyRatio(r: RepeatResult): number | undefined {
-  if (!r.ceiling || !seesServerCpu(r)) return undefined;
+function cpuEfficiencyRatio(r: RepeatResult, c: CeilingCpu | undefined): number | undefined {
+  if (!c || !seesServerCpu(r.throughputCpu) || !seesServerCpu(c.cpu)) return undefined;
   const pipeline = sum(cpuMicrosPerRow(r.throughputCpu, r.throughput.rowsPerSecond));
-  const ceiling = sum(cpuMicrosPerRow(r.ceiling.best.cpu, r.ceiling.best.rowsPerSecond));
+  const ceiling = sum(cpuMicrosPerRow(c.cpu, c.rowsPerSecond));
   return pipeline > 0 ? ceiling / pipeline : undefined;
+}
+
+/** A ceiling's CPU and its rate in the pipeline's rows (the answer's cells per event × events/s). */
+interface CeilingCpu {
+  readonly cpu: CpuReport;
+  readonly rowsPerSecond: number;
+}
+
+const rowsPerEvent = (r: RepeatResult): number => r.throughput.rows / r.throughput.events;
+
+/** The batched ceiling as rows/s of the pipeline's rows, so its CPU per row compares with the pipeline's. */
+function batchedAsCeiling(r: RepeatResult): CeilingCpu | undefined {
+  return r.batchedCeiling ? { cpu: r.batchedCeiling.best.cpu, rowsPerSecond: r.batchedCeiling.best.eventsPerSecond * rowsPerEvent(r) } : undefined;
 }
 
 /**
  * The CPU-bound ratio a pipeline would reach on this machine if its processor cost exactly what the
- * raw-driver client costs per row and Cassandra did exactly the ceiling's work: the end-to-end window
+ * batched ceiling's raw-driver client costs per row and Cassandra did exactly that ceiling's work: the end-to-end window
  * still carries the producer's and the broker's CPU on the same cores. Ceiling CPU per row ÷ (that +
  * producer + Kafka CPU per row). An upper bound for any processor, not a measurement of ours.
  */
-function bareProcessorBound(r: RepeatResult): number | undefined {
-  if (!r.ceiling || !seesServerCpu(r)) return undefined;
-  const ceiling = sum(cpuMicrosPerRow(r.ceiling.best.cpu, r.ceiling.best.rowsPerSecond));
+function bareProcessorBound(r: RepeatResult, c: CeilingCpu | undefined): number | undefined {
+  if (!c || !seesServerCpu(r.throughputCpu) || !seesServerCpu(c.cpu)) return undefined;
+  const ceiling = sum(cpuMicrosPerRow(c.cpu, c.rowsPerSecond));
   const pipeline = cpuMicrosPerRow(r.throughputCpu, r.throughput.rowsPerSecond);
   const transport = (pipeline['bench'] ?? 0) + (pipeline['kafka'] ?? 0) + (pipeline['registry'] ?? 0);
   return ceiling > 0 ? ceiling / (ceiling + transport) : undefined;
@@ -665,9 +748,8 @@ function bareProcessorBound(r: RepeatResult): number | undefined {
  * Both CPU ratios need the Cassandra and Kafka processes' CPU, which the bench reads only for the
  * local stack it can see (`serverPidsOf`); for an external one they would silently leave it out.
  */
-function seesServerCpu(r: RepeatResult): boolean {
-  const seen = (cpu: CpuReport) => cpu.coresByProcess['cassandra'] !== undefined && cpu.coresByProcess['kafka'] !== undefined;
-  return seen(r.throughputCpu) && (r.ceiling === undefined || seen(r.ceiling.best.cpu));
+function seesServerCpu(cpu: CpuReport): boolean {
+  return cpu.coresByProcess['cassandra'] !== undefined && cpu.coresByProcess['kafka'] !== undefined;
 }
 
 function sum(x: Record<string, number>): number {

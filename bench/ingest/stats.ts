@@ -50,3 +50,12 @@ export function latencySummary(ms: readonly number[]) {
 }
 
 export type LatencySummary = ReturnType<typeof latencySummary>;
+
+/** a ÷ b of the same repeat, for every repeat both measured (keyed by repeat number), across repeats. */
+export function pairedRatios(a: ReadonlyMap<number, number>, b: ReadonlyMap<number, number>, digits = 3): AcrossRepeats {
+  const ratios = [...a.keys()].sort((x, y) => x - y).flatMap((r) => {
+    const d = b.get(r);
+    return d === undefined || d === 0 ? [] : [(a.get(r) as number) / d];
+  });
+  return acrossRepeats(ratios, digits);
+}

@@ -1,5 +1,4 @@
 import { syntheticGraph } from '../../cli/workload/syntheticGraph.ts';
-import { allWrites, createFanOutProcessor } from '../../processors/index.ts';
 import { EdgeOp, type EdgeMutation } from '../../schemas/index.ts';
 import {
   edgePropsNamespace,
@@ -8,6 +7,7 @@ import {
   reverseLinkNamespace,
   reverseRecentNamespace,
 } from '../../sinks/namespaces/index.ts';
+import { fanOutWaves } from '../shared/fanOutWaves.ts';
 
 /** One ADD_EDGE the bench publishes. */
 export interface BenchEdge {
@@ -80,30 +80,22 @@ export interface Row {
 }
 
 const buf = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-const fanOutByType = new Map<string, ReturnType<typeof createFanOutProcessor>>();
+
+/** The ADD_EDGE event the producer SDK publishes for `edge` (what the fan-out and a raw writer both work from). */
+export function addEdgeEvent(edgeType: string, edge: BenchEdge, mutationId: string, time: bigint): EdgeMutation {
+  return { mutation_id: mutationId, op: EdgeOp.ADD_EDGE, edge_type: edgeType, src: edge.src, dst: edge.dst, event_time: time, properties: { ...edge.properties }, property_keys: [] };
+}
 
 /**
- * The rows an ADD_EDGE a→b at time T fans out to when no node tombstone is visible:
- * taken from the real fan-out processor (pure; empty reads), so the raw ceiling writes
+ * The rows an ADD_EDGE a→b at time T fans out to when no link and no node tombstone is visible:
+ * taken from the real fan-out processor (pure; bench/shared/fanOutWaves), so the raw ceiling writes
  * exactly the cells the pipeline writes — links both ways, both recent-index entries and
- * one props row per property (docs/architecture.md §5). Follow-ups (degree marks) are
- * pipeline overhead, not rows.
+ * one props row per property (docs/architecture.md §5). Degree intents and marks are the count
+ * projection's bookkeeping, not rows of the answer (bench/ingest/README.md, "Rows").
  */
 export function rowsOfAddEdge(edgeType: string, edge: BenchEdge, mutationId: string, time: bigint): Row[] {
-  let fanOut = fanOutByType.get(edgeType);
-  if (!fanOut) fanOutByType.set(edgeType, (fanOut = createFanOutProcessor({ edgeTypes: [{ name: edgeType }] })));
-  const event: EdgeMutation = {
-    mutation_id: mutationId,
-    op: EdgeOp.ADD_EDGE,
-    edge_type: edgeType,
-    src: edge.src,
-    dst: edge.dst,
-    event_time: time,
-    properties: { ...edge.properties },
-    property_keys: [],
-  };
-  // As the pipeline's consumer of the edge's src writes them (sole writer: exact index entries).
-  return allWrites(fanOut.process(event, { get: () => undefined }, { wallClockMicros: time, soleWriter: true })).flatMap((m) => {
+  const tables = new Set(benchTables(edgeType));
+  return fanOutWaves(addEdgeEvent(edgeType, edge, mutationId, time), undefined).flat().filter((m) => tables.has(m.namespace)).flatMap((m) => {
     if (m.clear === true || m.deletions.length > 0) throw new Error(`fan-out wrote a deletion/clear for a plain ADD_EDGE: ${m.namespace}`);
     return m.additions.map((a) => ({ table: m.namespace, id: m.id, key: buf(a.key), value: buf(a.value), writeTime: m.writeTime }));
   });
@@ -120,3 +112,8 @@ export const benchTables = (edgeType: string): string[] => [
   reverseRecentNamespace(edgeType),
   edgePropsNamespace(edgeType),
 ];
+
+/** The first `limit` published ADD_EDGE events, in publish order (what a raw ceiling writes). */
+export function* publishedEvents(edgeType: string, published: PublishedEdges, limit = published.length): Generator<EdgeMutation> {
+  for (let i = 0; i < Math.min(limit, published.length); i++) yield addEdgeEvent(edgeType, published.edges[i]!, published.mutationIds[i]!, published.eventTimes[i]!);
+}
