@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuMicrosPerLink, summarise, type PhaseFigures, type Variant } from './figures.ts';
+import { cpuMicrosPerLink, summarise, type PhaseFigures, type RawPhaseFigures, type Variant } from './figures.ts';
 
 const phase = (variant: Variant, repeat: number, linksPerSecond: number, over: Partial<PhaseFigures> = {}): PhaseFigures => ({
   variant,
@@ -43,5 +43,29 @@ describe('hot-source figures', () => {
     expect(s.hot.repairs).toBe(4);
     expect(s.hot.dlq).toBe(2);
     expect(s.hot.cpuMicrosPerLink['processor']?.median).toBe(2_000);
+  });
+
+  it('sets the hot drain rate beside the raw driver’s rate of the same repeat, and reports every raw repeat', () => {
+    const raw = (repeat: number, linksPerSecond: number): RawPhaseFigures => ({
+      repeat,
+      links: 1_000,
+      seconds: 1_000 / linksPerSecond,
+      linksPerSecond,
+      chunksInFlight: 24,
+      readRequests: 10,
+      writeRequests: 100,
+      cpu: { wallSeconds: 1, coresByProcess: { bench: 0.5, cassandra: 1 }, machineBusyCores: 2, machineCores: 2, otherCores: 0.5 },
+    });
+    const s = summarise([phase('hot', 1, 1_000), phase('spread', 1, 2_000), phase('hot', 2, 1_500), phase('spread', 2, 2_000)], [raw(2, 6_000), raw(1, 4_000)]);
+    expect(s.hotOverRaw?.repeats).toEqual([0.25, 0.25]);
+    expect(s.hotOverSpread.repeats).toEqual([0.5, 0.75]);
+    expect(s.raw?.linksPerSecond).toMatchObject({ repeats: [4_000, 6_000], median: 5_000, spreadPct: 40 });
+    expect(s.raw?.cpuMicrosPerLink['cassandra']?.median).toBe(1_000);
+  });
+
+  it('has no raw figures when the raw phase was skipped', () => {
+    const s = summarise([phase('hot', 1, 1_000), phase('spread', 1, 2_000)]);
+    expect(s.raw).toBeUndefined();
+    expect(s.hotOverRaw).toBeUndefined();
   });
 });

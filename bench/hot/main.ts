@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // bench:hot — one source with many links against the same links spread over many sources, through real processors. See bench/hot/README.md.
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import cassandra from 'cassandra-driver';
 import { connectClients } from '../../cli/connectClients.ts';
@@ -8,11 +9,13 @@ import { PROCESSOR_NODE_FLAGS } from '../../cli/processorNodeFlags.ts';
 import { createEdgeReader, type EdgeReader } from '../../reads/index.ts';
 import { createServingPartitions, type ServingPartitions } from '../../reads/split/createServingPartitions.ts';
 import { createCassandraStore } from '../../sinks/cassandra/index.ts';
-import { endpointsToEnv } from '../../stack/endpoints.ts';
+import { EdgeOp, type EdgeMutation } from '../../schemas/index.ts';
+import { endpointsToEnv, type StackEndpoints } from '../../stack/endpoints.ts';
 import { resolveStack } from '../../stack/resolveStack.ts';
 import { createEdgeProducer } from '../../streams/producer/index.ts';
 import { createAvroSerde } from '../../streams/serde/index.ts';
 import { topicName } from '../../streams/topics/index.ts';
+import { resolveTuning } from '../../streams/runtime/runtimeTuning.ts';
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
 import { createBenchRun, newRunId, type BenchRun } from '../ingest/benchRun.ts';
 import { endOffsetTotal, waitForStableGroup } from '../ingest/kafkaOffsets.ts';
@@ -20,12 +23,15 @@ import { spawnProcessorChild, type ProcessorChild } from '../ingest/processorChi
 import { createStatusLine } from '../ingest/progressLine.ts';
 import { fmt, round } from '../ingest/stats.ts';
 import { runThroughputPhase } from '../ingest/throughputPhase.ts';
+import { benchTables } from '../ingest/workload.ts';
 import { waitForRepairDrain } from '../mixed/repairDrain.ts';
 import { codeVersion, collectVersions, machine, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
 import { cpuNote, withCpu } from '../shared/measuredCpu.ts';
+import { runRawIngest } from '../shared/rawIngest.ts';
+import { withRawKeyspace } from '../shared/rawKeyspace.ts';
 import { writeResultJson } from '../shared/writeResultJson.ts';
 import { DEFAULT_LINKS, parseHotArgs, USAGE, type HotBenchArgs } from './args.ts';
-import { cpuMicrosPerLink, summarise, type PhaseFigures, type Variant } from './figures.ts';
+import { cpuMicrosPerLink, summarise, type PhaseFigures, type RawPhaseFigures, type Variant } from './figures.ts';
 import { degreeOf, linkAt, linkWorkload, newestPage, sampleSources, sourceId, timeStride } from './hotWorkload.ts';
 import { buildResult, printSummary } from './report.ts';
 import { checkSources } from './sourceCheck.ts';
@@ -100,13 +106,19 @@ async function main(): Promise<void> {
     try {
       const pids = { ...serverPidsOf(endpoints), processor: child.pid };
       const phases: PhaseFigures[] = [];
+      const raw: RawPhaseFigures[] = [];
       for (let r = 1; r <= args.repeats; r++) {
-        const order: Variant[] = r % 2 === 1 ? ['hot', 'spread'] : ['spread', 'hot'];
-        for (const variant of order) phases.push(await measurePhase(args, { variant, repeat: r, run, child, admin, producer, reader, pids }));
+        // The raw phase takes turns at the ends, hot and spread alternate: no phase always runs on the freshest box.
+        const order: Phase[] = r % 2 === 1 ? ['hot', 'spread', 'raw'] : ['raw', 'spread', 'hot'];
+        for (const phase of order) {
+          if (phase === 'raw') {
+            if (args.rawChunksInFlight > 0) raw.push(await measureRawPhase(args, { repeat: r, run, endpoints, pids }));
+          } else phases.push(await measurePhase(args, { variant: phase, repeat: r, run, child, admin, producer, reader, pids }));
+        }
       }
-      const summary = summarise(phases);
+      const summary = summarise(phases, raw);
       const pipeline = { warnings: child.counts.warn, errors: child.counts.error + child.counts.fatal };
-      const result = buildResult({ args, started, versions, code, config: run.config, machine: machine(), phases, summary, pipeline });
+      const result = buildResult({ args, started, versions, code, config: run.config, machine: machine(), phases, raw, summary, pipeline });
       printSummary(result);
       say(`result JSON: ${writeResultJson(args.out ?? (args.links >= DEFAULT_LINKS ? 'bench/results/hot-latest.json' : 'bench/results/hot-small.json'), result)}`);
     } finally {
@@ -185,6 +197,37 @@ async function measurePhase(
     cpu: drain.cpu,
     check,
   };
+}
+
+type Phase = Variant | 'raw';
+
+/**
+ * The physical limit in the same run: the raw driver writes the rows of a hot source like the
+ * hot phase's (its own ids, one source, the same edge times) in the pipeline's batch shape, with
+ * the exact index's current-link read (bench/shared/rawIngest), into a fresh keyspace.
+ */
+async function measureRawPhase(args: HotBenchArgs, x: { repeat: number; run: BenchRun; endpoints: StackEndpoints; pids: Record<string, number | undefined> }): Promise<RawPhaseFigures> {
+  const label = `[r${x.repeat} raw]`;
+  const w = linkWorkload({ links: args.links, prefix: `r${x.repeat}raw-`, baseTime: BigInt(Date.now() - 86_400_000) * 1000n });
+  const stride = timeStride(w.links);
+  const eventTime0 = BigInt(Date.now()) * 1000n;
+  const events = function* (): Generator<EdgeMutation> {
+    for (let i = 0; i < w.links; i++) {
+      const l = linkAt(w, i, stride);
+      yield { mutation_id: randomUUID(), op: EdgeOp.ADD_EDGE, edge_type: EDGE_TYPE, src: l.src, dst: l.dst, event_time: eventTime0 + BigInt(i), edge_time: l.time, properties: {}, property_keys: [] };
+    }
+  };
+  say(`\n── ${label} ${fmt(w.links)} links of one source with the raw driver, ${args.rawChunksInFlight} chunks in flight ──`);
+  const tables = benchTables(EDGE_TYPE);
+  const measured = await withRawKeyspace(x.endpoints, `${x.run.config.cassandra.keyspace}_raw${x.repeat}`, tables, (client) =>
+    withCpu(x.pids, () =>
+      runRawIngest({ client, keyspace: `${x.run.config.cassandra.keyspace}_raw${x.repeat}`, tables, events: events(), eventCount: w.links, partitions: args.partitions, chunkEvents: resolveTuning(x.run.config).maxRecordsPerChunk, chunksInFlight: args.rawChunksInFlight, status, label }),
+    ),
+  );
+  status.done();
+  const perLink = cpuMicrosPerLink(measured.cpu, w.links);
+  say(`${label} ${fmt(measured.eventsPerSecond)} links/s (${measured.seconds} s; ${fmt(measured.readRequests)} reads, ${fmt(measured.writeRequests)} write requests); CPU µs/link ${Object.entries(perLink).map(([k, v]) => `${k} ${v}`).join(', ')}; ${cpuNote(measured.cpu)}`);
+  return { repeat: x.repeat, links: w.links, seconds: measured.seconds, linksPerSecond: measured.eventsPerSecond, chunksInFlight: measured.chunksInFlight, readRequests: measured.readRequests, writeRequests: measured.writeRequests, cpu: measured.cpu };
 }
 
 main().catch((e: unknown) => {

@@ -1,7 +1,7 @@
 import { fmt } from '../ingest/stats.ts';
 import { resultHeader, type ResultContext } from '../shared/resultHeader.ts';
 import type { HotBenchArgs } from './args.ts';
-import type { HotSummary, PhaseFigures, VariantSummary } from './figures.ts';
+import type { HotSummary, PhaseFigures, RawPhaseFigures, VariantSummary } from './figures.ts';
 
 const METHOD = {
   workload:
@@ -11,10 +11,11 @@ const METHOD = {
   cpu: 'bench/shared/measuredCpu over the drain: each process’s CPU seconds per link (µs); others = machine busy minus the named processes (other users of the box included).',
   check: 'After the drain, the sampled sources’ out-degree through the EdgeReader (the recounted degrees cell) polled until it equals what was published (timed from the drain), then each one’s newest-first page of --page-limit compared with the links of the newest edge times (one ADD per edge, so LWW keeps every link with its published time).',
   repairsDlq: 'Records the phase added to the repair and DLQ topics (end offsets before/after).',
+  raw: 'The physical limit, in the same run: per repeat, cassandra-driver writes the rows of a hot source like the hot phase’s (own ids, one source, the same edge times, fresh event times) into a fresh keyspace with the store DDL, shaped as the pipeline sends them (bench/shared/rawIngest, the batched ceiling of bench:ingest): chunks of maxRecordsPerChunk events of the source’s input partition, per chunk one packed read of the current T_out[src][dst] (the exact index’s read before write), then the fan-out’s write waves (links, then index entries) batched as mutateMany batches them, --raw-chunks-in-flight chunks at once with 16 requests each; no Kafka, no degree intents or marks, no repair. Phase order per repeat: hot, spread, raw in odd repeats, raw, spread, hot in even ones. Rate = links ÷ (first request → last write acknowledged); CPU over the phase as for the drains.',
 };
 
-export function buildResult(o: ResultContext<HotBenchArgs> & { phases: readonly PhaseFigures[]; summary: HotSummary; pipeline: { warnings: number; errors: number } }) {
-  return { ...resultHeader({ ...o, benchmark: 'hot', method: METHOD }), summary: o.summary, phases: o.phases, pipeline: o.pipeline };
+export function buildResult(o: ResultContext<HotBenchArgs> & { phases: readonly PhaseFigures[]; raw: readonly RawPhaseFigures[]; summary: HotSummary; pipeline: { warnings: number; errors: number } }) {
+  return { ...resultHeader({ ...o, benchmark: 'hot', method: METHOD }), summary: o.summary, phases: o.phases, rawPhases: o.raw, pipeline: o.pipeline };
 }
 
 const row = (name: string, v: VariantSummary) =>
@@ -28,7 +29,12 @@ export function printSummary(r: ReturnType<typeof buildResult>): void {
   out(`variant  links/s med  range%  every repeat               drain s  count s  proc µs/l  cass µs/l kafka µs repairs  dlq  checks`);
   out(row('hot', s.hot));
   out(row('spread', s.spread));
-  out(`hot / spread drain rate: median ${s.hotOverSpread.median} (every repeat ${s.hotOverSpread.repeats.join(', ')}; spread ${s.hotOverSpread.spreadPct}%)`);
+  if (s.raw) {
+    const cpu = (name: string) => String(s.raw?.cpuMicrosPerLink[name]?.median ?? '—');
+    out(`${'raw'.padEnd(8)} ${fmt(s.raw.linksPerSecond.median).padStart(9)} ${`${s.raw.linksPerSecond.spreadPct}%`.padStart(7)}  ${s.raw.linksPerSecond.repeats.map((x) => fmt(x)).join(' / ').padEnd(26)} ${'—'.padStart(8)} ${'—'.padStart(8)} ${`client ${cpu('bench')}`.padStart(9)} ${cpu('cassandra').padStart(9)} ${cpu('kafka').padStart(7)}    (the raw driver writing one source's rows in the pipeline's batch shape)`);
+  }
+  out(`hot / spread drain rate: median ${s.hotOverSpread.median} (every repeat ${s.hotOverSpread.repeats.join(', ')}; range ${s.hotOverSpread.spreadPct}%)`);
+  if (s.hotOverRaw) out(`hot / raw (physical limit): median ${s.hotOverRaw.median} (every repeat ${s.hotOverRaw.repeats.join(', ')}; range ${s.hotOverRaw.spreadPct}%)`);
   const failed = r.phases.filter((p) => !p.repairsDrained || !p.check.countsSettled || p.check.pageMismatches > 0);
   for (const p of failed) out(`CHECK FAILED r${p.repeat} ${p.variant}: ${p.repairsDrained ? '' : 'repairs not drained; '}${p.check.countsSettled ? '' : 'counts not settled; '}${p.check.pageMismatches} page mismatches; ${p.check.examples.join('; ')}`);
   out(`pipeline: ${r.pipeline.warnings} warnings, ${r.pipeline.errors} errors logged by the processor child`);
