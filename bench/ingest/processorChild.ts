@@ -15,6 +15,8 @@ export interface ProcessorChild {
   readonly ready: Promise<void>;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   readonly counts: { warn: number; error: number; fatal: number };
+  /** Warnings and worse, grouped by level and message, most frequent first, each with its first record (so a result says what they were). */
+  problems(): LogProblem[];
   /** The last progress record per component (events_per_s, link cache...). */
   readonly progress: Map<string, Record<string, unknown>>;
   /** Every `recount round` the degree recounter logged, with when the bench saw it (performance.now()). */
@@ -34,7 +36,18 @@ export interface SpawnOptions {
   readonly logFile: string;
 }
 
+export interface LogProblem {
+  readonly level: 'warn' | 'error' | 'fatal';
+  readonly msg: string;
+  readonly count: number;
+  /** The first such line, cut to 600 characters. */
+  readonly first: string;
+}
+
 const LEVEL_NAMES: Record<number, 'warn' | 'error' | 'fatal'> = { 40: 'warn', 50: 'error', 60: 'fatal' };
+/** kafkajs' own JSON lines carry their level as a word. */
+const KAFKAJS_LEVELS: Record<string, 'warn' | 'error'> = { WARN: 'warn', ERROR: 'error' };
+const MAX_PROBLEM_KINDS = 50;
 
 export function spawnProcessorChild(o: SpawnOptions): ProcessorChild {
   const child = spawn(process.execPath, [...(o.nodeArgs ?? []), o.entry, ...o.args], {
@@ -47,6 +60,7 @@ export function spawnProcessorChild(o: SpawnOptions): ProcessorChild {
   const log = fs.createWriteStream(o.logFile);
   const tail: string[] = [];
   const counts = { warn: 0, error: 0, fatal: 0 };
+  const problems = new Map<string, { level: LogProblem['level']; msg: string; count: number; first: string }>();
   const progress = new Map<string, Record<string, unknown>>();
   const recountRounds: { atMs: number; marks: number; recounted: number }[] = [];
   let exited = false;
@@ -65,8 +79,15 @@ export function spawnProcessorChild(o: SpawnOptions): ProcessorChild {
     } catch {
       return;
     }
-    const level = LEVEL_NAMES[Number(rec['level'])];
-    if (level) counts[level]++;
+    const level = LEVEL_NAMES[Number(rec['level'])] ?? KAFKAJS_LEVELS[String(rec['level'])];
+    if (level) {
+      counts[level]++;
+      const msg = String(rec['msg'] ?? rec['message'] ?? '?');
+      const key = `${level} ${msg}`;
+      const seen = problems.get(key);
+      if (seen) seen.count++;
+      else if (problems.size < MAX_PROBLEM_KINDS) problems.set(key, { level, msg, count: 1, first: line.slice(0, 600) });
+    }
     if (rec['msg'] === 'progress') progress.set(`${String(rec['component'] ?? '?')}:${String(rec['processor'] ?? rec['cascade'] ?? '')}`, rec);
     if (rec['msg'] === 'recount round') recountRounds.push({ atMs: performance.now(), marks: Number(rec['marks'] ?? 0), recounted: Number(rec['recounted'] ?? 0) });
     if (typeof rec['msg'] === 'string' && rec['msg'].startsWith('running;')) readySettle.resolve();
@@ -89,6 +110,7 @@ export function spawnProcessorChild(o: SpawnOptions): ProcessorChild {
     ready,
     exited: exitedPromise,
     counts,
+    problems: () => [...problems.values()].sort((a, b) => b.count - a.count),
     progress,
     recountRounds,
     tail: () => [...tail],

@@ -281,7 +281,7 @@ async function measure(
     await pg.server.stop();
   }
   const topicRecords = (name: 'edge-mutations.repair' | 'edge-mutations.dlq') => endOffsetTotal(x.admin, topicName(run.config.topics.prefix, name)).catch(() => -1);
-  const pipeline = { warnings: child.counts.warn, errors: child.counts.error + child.counts.fatal, repairRecords: await topicRecords('edge-mutations.repair'), dlqRecords: await topicRecords('edge-mutations.dlq') };
+  const pipeline = { warnings: child.counts.warn, errors: child.counts.error + child.counts.fatal, problems: child.problems(), repairRecords: await topicRecords('edge-mutations.repair'), dlqRecords: await topicRecords('edge-mutations.dlq') };
   const postgres = pg && pgAnswers ? { postgres: { settings: pg.server.settings, load: pg.load, answers: pgAnswers } } : { postgresSkipped: 'skipped' in x.postgresPlan ? x.postgresPlan.skipped : 'not run' };
   return { graph: { ids: graph.spec.ids, links: graph.totalLinks, maxDegree: graph.maxDegree, meanDegree: args.meanDegree }, load, counts, rawLoad, answers, ...postgres, repeats, pipeline };
 }

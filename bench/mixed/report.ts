@@ -1,6 +1,7 @@
 import type { ThroughputResult } from '../ingest/throughputPhase.ts';
 import { acrossRepeats, fmt, median, round, type AcrossRepeats } from '../ingest/stats.ts';
 import type { PhaseCpu } from '../shared/measuredCpu.ts';
+import type { LogProblem } from '../ingest/processorChild.ts';
 import { resultHeader, type ResultContext } from '../shared/resultHeader.ts';
 import type { AnswerCheck } from './answerCheck.ts';
 import type { MixedBenchArgs } from './args.ts';
@@ -48,7 +49,8 @@ export interface MixedFigures {
   readonly postgresSkipped?: string;
   readonly repeats: readonly RepeatBlocks[];
   /** The processor child's warn/error log lines and the repair and DLQ topics' records at the end. */
-  readonly pipeline: { readonly warnings: number; readonly errors: number; readonly repairRecords: number; readonly dlqRecords: number };
+  /** The processor's log (pino and kafkajs lines): warnings and errors, and what they were (bench/ingest/processorChild). */
+  readonly pipeline: { readonly warnings: number; readonly errors: number; readonly problems: readonly LogProblem[]; readonly repairRecords: number; readonly dlqRecords: number };
 }
 
 const total = OP_KINDS.reduce((s, k) => s + LINKBENCH_MIX[k], 0);
@@ -223,6 +225,7 @@ export function printSummary(r: MixedBenchResult): void {
     ...(pg ? [`                 postgres:   ${cpuLine(pg.postgres.cpuMsPerOp)}`] : []),
     `  machine busy   edgestream blocks ${list(s.edgestream.machineBusyCores, 2)} cores; raw blocks ${list(s.raw.machineBusyCores, 2)} cores${pg ? `; postgres blocks ${list(pg.postgres.machineBusyCores, 2)} cores` : ''} (of ${s.cores})`,
     `  pipeline       processor log: ${r.pipeline.warnings} warnings, ${r.pipeline.errors} errors; repair topic ${r.pipeline.repairRecords} records, DLQ ${r.pipeline.dlqRecords}`,
+    ...r.pipeline.problems.slice(0, 5).map((p) => `                 ${p.count} × ${p.level} "${p.msg}"`),
     `  Cassandra ops per op (own keyspace): edgestream ${s.edgestream.cassandraReadsPerOp} reads, ${s.edgestream.cassandraWritesPerOp} partition writes; raw ${s.raw.cassandraReadsPerOp} reads, ${s.raw.cassandraWritesPerOp} partition writes`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
