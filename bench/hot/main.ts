@@ -29,6 +29,7 @@ import { codeVersion, collectVersions, machine, REPO_ROOT, serverPidsOf } from '
 import { cpuNote, withCpu } from '../shared/measuredCpu.ts';
 import { runRawIngest } from '../shared/rawIngest.ts';
 import { withRawKeyspace } from '../shared/rawKeyspace.ts';
+import { dropKeyspace } from '../shared/benchCleanup.ts';
 import { writeResultJson } from '../shared/writeResultJson.ts';
 import { DEFAULT_LINKS, parseHotArgs, USAGE, type HotBenchArgs } from './args.ts';
 import { cpuMicrosPerLink, summarise, type PhaseFigures, type RawPhaseFigures, type Variant } from './figures.ts';
@@ -41,13 +42,15 @@ const status = createStatusLine();
 const say = (line: string) => status.log(line);
 
 /** What a signal or a failure must undo: stop the child and the reader, delete the run's topics and keyspace. */
-const live: { child?: ProcessorChild; run?: BenchRun; serving?: ServingPartitions; closeStore?: () => Promise<void>; keep?: boolean } = {};
+const live: { child?: ProcessorChild; run?: BenchRun; serving?: ServingPartitions; closeStore?: () => Promise<void>; keep?: boolean; rawKeyspace?: { endpoints: StackEndpoints; name: string } } = {};
 let cleaning: Promise<void> | undefined;
 const cleanup = () =>
   (cleaning ??= (async () => {
     live.serving?.stop();
     await live.closeStore?.().catch(() => undefined);
     await live.child?.stop(15_000).catch(() => undefined);
+    // A raw phase drops its keyspace when it ends; one a signal interrupted is dropped here.
+    if (live.rawKeyspace) await dropKeyspace(live.rawKeyspace.endpoints, live.rawKeyspace.name).catch(() => undefined);
     if (live.keep) return say(`--keep: keyspace ${live.run?.config.cassandra.keyspace}, topics ${live.run?.config.topics.prefix}* left in place`);
     await live.run?.cleanup().catch((e: unknown) => say(`cleanup: ${String(e)}`));
   })());
@@ -219,11 +222,14 @@ async function measureRawPhase(args: HotBenchArgs, x: { repeat: number; run: Ben
   };
   say(`\n── ${label} ${fmt(w.links)} links of one source with the raw driver, ${args.rawChunksInFlight} chunks in flight ──`);
   const tables = benchTables(EDGE_TYPE);
-  const measured = await withRawKeyspace(x.endpoints, `${x.run.config.cassandra.keyspace}_raw${x.repeat}`, tables, (client) =>
+  const keyspace = `${x.run.config.cassandra.keyspace}_raw${x.repeat}`;
+  live.rawKeyspace = { endpoints: x.endpoints, name: keyspace };
+  const measured = await withRawKeyspace(x.endpoints, keyspace, tables, (client) =>
     withCpu(x.pids, () =>
-      runRawIngest({ client, keyspace: `${x.run.config.cassandra.keyspace}_raw${x.repeat}`, tables, events: events(), eventCount: w.links, partitions: args.partitions, chunkEvents: resolveTuning(x.run.config).maxRecordsPerChunk, chunksInFlight: args.rawChunksInFlight, status, label }),
+      runRawIngest({ client, keyspace, tables, events: events(), eventCount: w.links, partitions: args.partitions, chunkEvents: resolveTuning(x.run.config).maxRecordsPerChunk, chunksInFlight: args.rawChunksInFlight, status, label }),
     ),
   );
+  delete live.rawKeyspace;
   status.done();
   const perLink = cpuMicrosPerLink(measured.cpu, w.links);
   say(`${label} ${fmt(measured.eventsPerSecond)} links/s (${measured.seconds} s; ${fmt(measured.readRequests)} reads, ${fmt(measured.writeRequests)} write requests); CPU µs/link ${Object.entries(perLink).map(([k, v]) => `${k} ${v}`).join(', ')}; ${cpuNote(measured.cpu)}`);
