@@ -1,4 +1,3 @@
-import { dockerEngineReachable, startDockerStack } from './dockerStack.ts';
 import { endpointsFromEnv, STACK_ENV_NAMES, type StackEndpoints } from './endpoints.ts';
 import { localEndpoints } from './localEndpoints.ts';
 import { stackDown, stackUp, type Log } from './localStack.ts';
@@ -45,6 +44,8 @@ export async function resolveStack(opts: ResolveOptions): Promise<ResolvedStack>
   if (forced !== undefined && forced !== '' && forced !== 'local' && forced !== 'docker') {
     throw new Error(`EDGESTREAM_STACK: expected "local" or "docker", got "${forced}"`);
   }
+  // Loaded only here: testcontainers is some 300 modules, which a configured or env cluster never needs.
+  const { dockerEngineReachable, startDockerStack } = await import('./dockerStack.ts');
   if (forced === 'docker' || (forced !== 'local' && (await dockerEngineReachable()))) {
     const docker = await startDockerStack(opts.log);
     return { endpoints: docker.endpoints, release: opts.keepRunning ? async () => {} : docker.stop };
