@@ -17,6 +17,8 @@ export function loadSecureStackConfig(env: NodeJS.ProcessEnv = process.env, repo
     ...env,
     EDGESTREAM_STACK_DIR: env['EDGESTREAM_SECURE_STACK_DIR'] || path.join(repoRoot, '.stack', 'secure'),
     EDGESTREAM_STACK_PORT_OFFSET: env['EDGESTREAM_SECURE_STACK_PORT_OFFSET'] || '300',
+    // Started while the plain stack and the tests run: on 2 busy cores Cassandra took over 180 s.
+    EDGESTREAM_STACK_READY_TIMEOUT_MS: env['EDGESTREAM_STACK_READY_TIMEOUT_MS'] || '420000',
   }, repoRoot);
 }
 
