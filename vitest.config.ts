@@ -16,12 +16,25 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
+          // The 3-node cluster's fault tests do not pass on a 2-core box yet (docs/architecture.md §9): `npm run test:cluster`.
+          exclude: ['test/cluster/**'],
           environment: 'node',
           globalSetup: ['test/support/globalSetup.ts'],
           // 2 cores and one shared stack: files run one at a time.
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 300_000,
+        },
+      },
+      {
+        test: {
+          name: 'cluster',
+          include: ['test/cluster/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/support/globalSetup.ts'],
+          fileParallelism: false,
+          testTimeout: 1_200_000,
+          hookTimeout: 600_000,
         },
       },
     ],
