@@ -14,9 +14,12 @@ interface AjvError {
 
 const IN_OF_CONTEXT: Readonly<Record<string, InvalidParam['in']>> = { params: 'path', querystring: 'query', body: 'body' };
 
+/** A JSON Pointer (RFC 6901) token, as ajv writes `instancePath`: `~1` is `/`, `~0` is `~`; nothing is percent-encoded. */
+const unescapePointerToken = (token: string): string => token.replace(/~1/g, '/').replace(/~0/g, '~');
+
 /** One ajv error → the parameter it is about (`limit`, `src`, `properties.since`, `hops.1`). */
 function invalidParam(e: AjvError, context: string | undefined): InvalidParam {
-  const path = e.instancePath.split('/').filter(Boolean).map(decodeURIComponent);
+  const path = e.instancePath.split('/').filter(Boolean).map(unescapePointerToken);
   const child = e.params['missingProperty'] ?? e.params['additionalProperty'] ?? (e.keyword === 'discriminator' ? e.params['tag'] : undefined);
   if (typeof child === 'string') path.push(child);
   const name = path.join('.') || (context === 'body' ? 'body' : '(request)');
