@@ -49,7 +49,12 @@ export async function ensureTopics(
   };
 }
 
-async function waitForLeaders(admin: TopicAdmin, specs: readonly TopicSpec[], timeoutMs: number): Promise<void> {
+/**
+ * Waits until every partition of `specs` has a leader, asking again every 100 ms and taking a
+ * failed metadata request as "not yet" (a broker that has not yet seen a new topic answers
+ * "does not host this topic-partition", which kafkajs's own `waitForLeaders` throws at once).
+ */
+export async function waitForLeaders(admin: Pick<TopicAdmin, 'fetchTopicMetadata'>, specs: readonly Pick<TopicSpec, 'topic' | 'numPartitions'>[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     let problem: string | undefined;

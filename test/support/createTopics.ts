@@ -1,9 +1,11 @@
 import type { Kafka } from 'kafkajs';
+import { waitForLeaders } from '../../streams/topics/ensureTopics.ts';
 
 /**
  * Creates topics explicitly (never rely on broker auto-create) and waits for
- * their partition leaders, so the first produce does not race the election.
- * Throws if a topic already exists: tests use unique names.
+ * their partition leaders (ensureTopics' wait: kafkajs's own throws when a
+ * broker has not yet seen the topic), so the first produce does not race the
+ * election. Throws if a topic already exists: tests use unique names.
  */
 export async function createTopics(
   kafka: Kafka,
@@ -15,9 +17,10 @@ export async function createTopics(
   try {
     const created = await admin.createTopics({
       topics: topics.map((topic) => ({ topic, numPartitions, replicationFactor: 1 })),
-      waitForLeaders: true,
+      waitForLeaders: false,
     });
     if (!created) throw new Error(`topics already exist: ${topics.join(', ')}`);
+    await waitForLeaders(admin, topics.map((topic) => ({ topic, numPartitions })), 30_000);
   } finally {
     await admin.disconnect();
   }
