@@ -1,5 +1,5 @@
 import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
-import type { Kafka } from 'kafkajs';
+import type { Kafka } from '../streams/kafkaClient.ts';
 import type { EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
 import { knownSchemas } from '../schemas/index.ts';
 import type { TwoLevelMapStore } from '../sinks/store/TwoLevelMapStore.ts';

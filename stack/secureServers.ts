@@ -4,10 +4,9 @@ import https from 'node:https';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import cassandra from 'cassandra-driver';
-import { Kafka, logLevel } from 'kafkajs';
 import { readSecureMaterial, SECURE_STACK_USER, type SecureMaterial } from './secureMaterial.ts';
 import { cassandraServer } from './servers/cassandraServer.ts';
-import { kafkaServer } from './servers/kafkaServer.ts';
+import { kafkaAnswers, kafkaServer } from './servers/kafkaServer.ts';
 import type { LaunchPlan, LocalServer, ServerContext } from './servers/localServer.ts';
 import { registryServer } from './servers/registryServer.ts';
 import { StackError } from './stackError.ts';
@@ -92,21 +91,10 @@ const secureKafka: LocalServer = {
   },
   async ready(config: StackConfig): Promise<boolean> {
     const m = readSecureMaterial(config.runDir);
-    const admin = new Kafka({
-      clientId: 'edgestream-stack-probe',
-      brokers: [`127.0.0.1:${config.ports.kafka}`],
+    return kafkaAnswers('127.0.0.1', config.ports.kafka, 1, {
       ssl: { ca: fs.readFileSync(m.certs.caPem, 'utf8') },
       sasl: { mechanism: 'scram-sha-512', username: SECURE_STACK_USER, password: m.secret('kafka') },
-      logLevel: logLevel.NOTHING,
-      retry: { retries: 0 },
-      connectionTimeout: 2_000,
-    }).admin();
-    try {
-      await admin.connect();
-      return (await admin.describeCluster()).brokers.length >= 1;
-    } finally {
-      await admin.disconnect().catch(() => {});
-    }
+    });
   },
 };
 

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type KafkaConfig } from 'kafkajs';
 import { findJava } from '../javaRuntime.ts';
 import { ensureClasspath } from '../mavenArtifacts.ts';
 import { StackError } from '../stackError.ts';
@@ -85,11 +85,12 @@ function randomClusterId(): string {
   }
 }
 
-/** True once the broker at host:port answers and its cluster has at least `brokers` brokers. */
-export async function kafkaAnswers(host: string, port: number, brokers = 1): Promise<boolean> {
+/** True once the broker at host:port answers (over `security`, if given) and its cluster has at least `brokers` brokers. */
+export async function kafkaAnswers(host: string, port: number, brokers = 1, security: Pick<KafkaConfig, 'ssl' | 'sasl'> = {}): Promise<boolean> {
   const admin = new Kafka({
     clientId: 'edgestream-stack-probe',
     brokers: [`${host}:${port}`],
+    ...security,
     logLevel: logLevel.NOTHING,
     retry: { retries: 0 },
     connectionTimeout: 2_000,
