@@ -19,6 +19,17 @@ describe('degreeRecountLogic', () => {
     expect(degreeRecountLogic.target(Buffer.from('garbage'))).toBeUndefined();
   });
 
+  it("gives the marks and intents of one target one key prefix, which no other target's marks share", () => {
+    const key = (vertex: string, more: object = {}) => encodeDegreeDirtyKey({ edgeType: 'follows', direction: 'in', vertex, ...more });
+    const prefix = Buffer.from(degreeRecountLogic.markPrefix(key('star', { writer: 'fan\u0000m-1' })) ?? []);
+    const starts = (k: Uint8Array) => Buffer.from(k).subarray(0, prefix.length).equals(prefix);
+    expect(Buffer.from(degreeRecountLogic.markPrefix(key('star')) ?? [])).toEqual(prefix);
+    expect(starts(key('star', { writer: 'other\u0000m-2', intentStamp: 5n }))).toBe(true);
+    expect(starts(key('starlet', { writer: 'fan\u0000m-1' }))).toBe(false);
+    expect(starts(encodeDegreeDirtyKey({ edgeType: 'follows', direction: 'out', vertex: 'star', writer: 'fan\u0000m-1' }))).toBe(false);
+    expect(degreeRecountLogic.markPrefix(Buffer.from('garbage'))).toBeUndefined();
+  });
+
   it('counts ACTIVE links and stores counts as u64 BE', () => {
     const cell = (state: 'ACTIVE' | 'REMOVED') => ({ key: Buffer.from('p'), value: encodeLinkValue({ state, time: 1n, mutationId: 'm' }), writeTime: 1n });
     expect(degreeRecountLogic.counts(cell('ACTIVE'))).toBe(true);

@@ -2,8 +2,10 @@ import {
   DEGREE_DIRTY_NAMESPACE,
   DEGREE_MIRROR_NAMESPACE,
   decodeDegreeCount,
+  decodeDegreeDirtyKey,
   decodeLinkValue,
   degreeDirtyShards,
+  degreeDirtyTargetPrefix,
   degreeFlagsPrefix,
   degreeGroupBucketsPrefix,
   degreeGroupsPrefix,
@@ -41,6 +43,8 @@ export interface DegreeRecountLogic {
   encodeCount(count: bigint): Uint8Array;
   /** Whether a mark is an intent (written before its link cells; see degreeDirtyMark). */
   isIntent(markKey: Uint8Array): boolean;
+  /** The prefix of the target's marks that name a writer (a round sweeps a target it found many marks of). */
+  markPrefix(markKey: Uint8Array): Uint8Array | undefined;
   /** The delta recounter's mirror of `T_out[v]` / `T_in[v]` in `degree_mirror[v]` (see degreeMirror). */
   readonly mirror: DegreeMirrorLogic;
 }
@@ -93,6 +97,14 @@ export const degreeRecountLogic: DegreeRecountLogic = Object.freeze({
       return recountTargetOf(markKey).intentStamp !== undefined;
     } catch (e) {
       if (isNamespaceCodecError(e)) return false;
+      throw e;
+    }
+  },
+  markPrefix(markKey: Uint8Array): Uint8Array | undefined {
+    try {
+      return degreeDirtyTargetPrefix(decodeDegreeDirtyKey(markKey));
+    } catch (e) {
+      if (isNamespaceCodecError(e)) return undefined;
       throw e;
     }
   },

@@ -68,6 +68,11 @@ export function encodeDegreeDirtyKey(mark: DegreeDirtyMark): Uint8Array {
   return encodeUtf8(`${mark.edgeType}${SEPARATOR}${mark.direction}${SEPARATOR}${mark.vertex}${writer}${intent}`, CODEC);
 }
 
+/** The prefix of every mark and intent of (edge type, direction, vertex) that names a writer, and of no other mark. */
+export function degreeDirtyTargetPrefix(mark: Pick<DegreeDirtyMark, 'edgeType' | 'direction' | 'vertex'>): Uint8Array {
+  return encodeUtf8(`${mark.edgeType}${SEPARATOR}${mark.direction}${SEPARATOR}${mark.vertex}${SEPARATOR}`, CODEC);
+}
+
 export function decodeDegreeDirtyKey(bytes: Uint8Array): DegreeDirtyMark {
   const text = decodeUtf8(bytes, CODEC);
   const first = text.indexOf(SEPARATOR);

@@ -96,6 +96,7 @@ export {
   DEGREE_DIRTY_SHARDS,
   decodeDegreeDirtyKey,
   degreeDirtyShard,
+  degreeDirtyTargetPrefix,
   degreeDirtyShards,
   degreeIntentShard,
   encodeDegreeDirtyKey,

@@ -92,6 +92,43 @@ describe('createRecounter, delta mode (a hot vertex)', () => {
     }
   });
 
+  it('settles a backlog of marks on one vertex in one recount (a celebrity), not one recount of its whole mirror per marksPerRound marks', { timeout: 60_000 }, async () => {
+    const s = setup();
+    const swept: RecountLogic = { ...logic, markPrefix: (key) => utf8(`${text(key).split('#')[0] as string}#`) };
+    const DEGREE = 4_000;
+    for (let i = 0; i < DEGREE; i++) await s.put('r_links', 'hot', `p${i}`, Uint8Array.of(1), 1n);
+    await s.link('hot', 'p0', true, 1n);
+    const counting = countRowsRead(s.store);
+    const options = { store: counting.store, logic: swept, logger: silentLogger, clock: s.clock, mode: 'delta' as const, pageSize: 100, marksPerRound: 300, sweepMinMarks: 100, directCountMaxCells: 3 };
+    await createRecounter(options).runOnce(); // mirrors the vertex once
+    // 2 000 new links of the hot vertex, their marks in both shards (as intents are), and one mark of another vertex.
+    const NEW = 2_000;
+    for (let i = 0; i < NEW; i++) {
+      await s.put('r_links', 'hot', `n${i}`, Uint8Array.of(1), 2n);
+      await s.put('r_marks', `s${i % 2}`, `hot#n${i}#${i}`, new Uint8Array(0), s.clock.nowMicros());
+    }
+    await s.link('cold', 'a', true, 2n);
+    const before = counting.rows();
+    const round = await createRecounter(options).runOnce();
+    expect(round.marks).toBe(NEW + 1);
+    expect(await s.count('hot')).toBe(BigInt(DEGREE + NEW));
+    expect(await s.count('cold')).toBe(1n);
+    for (const shard of ['s0', 's1']) expect((await s.store.namespace('r_marks').slice(shard, { limit: 10 })).cells).toEqual([]);
+    // The marks, their links and flags, the flags of the whole mirror once (read twice to settle): not ⌈2 000 / 300⌉ times.
+    expect(counting.rows() - before).toBeLessThan(2 * (DEGREE + NEW) + 3 * NEW);
+  });
+
+  it('a sweep takes at most sweepMaxMarks more marks; the rest wait for the next round', async () => {
+    const s = setup();
+    const swept: RecountLogic = { ...logic, markPrefix: (key) => utf8(`${text(key).split('#')[0] as string}#`) };
+    for (let i = 0; i < 50; i++) await s.link('hot', `n${i}`, true, 2n);
+    const recounter = createRecounter({ store: s.store, logic: swept, logger: silentLogger, clock: s.clock, mode: 'delta', pageSize: 5, marksPerRound: 10, sweepMinMarks: 5, sweepMaxMarks: 20, directCountMaxCells: 3 });
+    expect((await recounter.runOnce()).marks).toBe(30);
+    expect(await s.marks()).toBe(20);
+    expect((await recounter.runOnce()).marks).toBe(20);
+    expect(await s.count('hot')).toBe(50n);
+  });
+
   it('refuses delta mode for a projection without a mirror', () => {
     const { mirror: _, ...plain } = logic;
     expect(() => createRecounter({ store: setup().store, logic: plain, logger: silentLogger, mode: 'delta' })).toThrow(/mode 'delta' needs a mirror/);

@@ -9,6 +9,7 @@ import { createIntentHold } from './intentHold.ts';
 import { sourceTally } from './recountByDelta.ts';
 import { recountDeltaTargets } from './recountDeltaTargets.ts';
 import { settleCount, type Tally } from './settleCount.ts';
+import { sweepLargeTargets } from './sweepLargeTargets.ts';
 
 /** What one dirty mark asks for: count the cells of `source` and store the count under `result`. */
 export interface RecountTarget {
@@ -39,6 +40,12 @@ export interface RecountLogic {
   isIntent?(markKey: Uint8Array): boolean;
   /** How to keep the count by delta (`mode: 'delta'`); without it, every recount is full. */
   readonly mirror?: MirrorLogic;
+  /**
+   * The key prefix that the marks of `markKey`'s target start with, and no
+   * other mark, or undefined. With it, a round takes every mark of a target
+   * it found many marks of (sweepLargeTargets).
+   */
+  markPrefix?(markKey: Uint8Array): Uint8Array | undefined;
 }
 
 /**
@@ -117,6 +124,10 @@ export interface RecounterOptions {
   readonly concurrency?: number;
   /** Default `full`; `delta` needs `logic.mirror`. */
   readonly mode?: RecountMode;
+  /** A target with at least this many marks in a round gets all its marks taken in that round (needs `logic.markPrefix`). Default 1000. */
+  readonly sweepMinMarks?: number;
+  /** Most marks those sweeps add to one round. Default 100 × `marksPerRound`, at most 1 000 000. */
+  readonly sweepMaxMarks?: number;
 }
 
 /** Totals since start (metrics); `lastRoundMarks` at `marksPerRound` means a backlog. */
@@ -151,7 +162,9 @@ export interface Recounter {
  *   recount always supersedes the one before it, whichever instance (and
  *   clock) wrote that, and is then checked against a second count (settleCount).
  * `full` mode recounts a target's whole source; `delta` mode only the marked
- * keys' share of it (recountByDelta), so a round costs what changed. Each round starts at the next owned mark partition, so a backlog in one
+ * keys' share of it (recountByDelta), so a round costs what changed; a
+ * target with many marks in a round gets all its marks taken at once
+ * (sweepLargeTargets), so a celebrity settles in one recount. Each round starts at the next owned mark partition, so a backlog in one
  * cannot starve the others. A failed recount keeps its marks. Exact once the
  * stream is quiet.
  */
@@ -169,6 +182,7 @@ export function createRecounter(opts: RecounterOptions): Recounter {
   const intervalMs = opts.intervalMs ?? 5_000;
   const intents = createIntentHold(logic, opts.intentHoldMs ?? 24_000);
   const directCountMaxCells = opts.directCountMaxCells ?? 128;
+  const sweep = { pageSize, minMarks: opts.sweepMinMarks ?? 1_000, maxMarks: opts.sweepMaxMarks ?? Math.min(100 * marksPerRound, 1_000_000) };
   if (!Number.isInteger(directCountMaxCells) || directCountMaxCells < 0 || directCountMaxCells >= Math.min(pageSize, MAX_SLICE_LIMIT)) {
     throw new RangeError(`recounter directCountMaxCells must be an integer in [0, ${Math.min(pageSize, MAX_SLICE_LIMIT) - 1}] (below pageSize), got ${directCountMaxCells}`);
   }
@@ -188,7 +202,7 @@ export function createRecounter(opts: RecounterOptions): Recounter {
     const readBefore = reads.rows();
     const owned = logic.markPartitions.filter((p) => opts.owner?.owns(p) ?? true);
     const startedMs = clock.nowMs();
-    const taken = await takeMarks(store, logic, rotated(owned, rounds++), pageSize, marksPerRound);
+    const taken = await sweepLargeTargets(store, logic, await takeMarks(store, logic, rotated(owned, rounds++), pageSize, marksPerRound), owned, sweep);
     const takenMs = clock.nowMs();
     const { due, held } = intents.sort(taken, owned, clock.nowMs());
     const targets = byTarget(due);

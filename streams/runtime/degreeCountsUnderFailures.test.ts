@@ -64,13 +64,14 @@ interface Step {
 const isFollowUp = (m: Mutation) => m.namespace === DEGREE_DIRTY_NAMESPACE && m.deletions.length + m.additions.length > 0 && !m.additions.some((a) => degreeRecountLogic.isIntent?.(a.key) === true);
 const isIntentWrite = (m: Mutation) => m.namespace === DEGREE_DIRTY_NAMESPACE && m.additions.some((a) => degreeRecountLogic.isIntent?.(a.key) === true);
 
-function harness(directCountMaxCells: number) {
+/** `sweepMinMarks` 1: every round takes all the marks of each target it found (sweepLargeTargets). */
+function harness(directCountMaxCells: number, sweepMinMarks = 1_000) {
   const memory = createMemoryStore({ namespaces: edgestreamNamespaces(config) });
   const faulty = faultyStore(memory);
   let failing = new Set<Fault>();
   faulty.failWrites((m) => (failing.has(m.namespace as Fault) || (failing.has('followUps') && isFollowUp(m)) || (failing.has('intents') && isIntentWrite(m)) ? 'timeout' : undefined));
   const recountClock: TestClock = createTestClock();
-  const recounter: Recounter = createRecounter({ store: memory, logic: degreeRecountLogic, logger: silentLogger, clock: recountClock, mode: 'delta', intentHoldMs: HOLD_MS, directCountMaxCells });
+  const recounter: Recounter = createRecounter({ store: memory, logic: degreeRecountLogic, logger: silentLogger, clock: recountClock, mode: 'delta', intentHoldMs: HOLD_MS, directCountMaxCells, sweepMinMarks });
   /** A recount round as the recounter's time goes on (never a whole hold within one attempt: its writes land within the hold). */
   const recount = async () => {
     await recounter.runOnce();
@@ -255,8 +256,8 @@ describe('degree counts when a link op fails halfway', () => {
       reruns: fc.array(fc.boolean(), { minLength: MAX_ATTEMPTS, maxLength: MAX_ATTEMPTS }),
     });
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), fc.constantFrom(0, 2, 128), async (steps, directCountMaxCells) => {
-        const h = harness(directCountMaxCells);
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), fc.constantFrom(0, 2, 128), fc.constantFrom(1, 1_000), async (steps, directCountMaxCells, sweepMinMarks) => {
+        const h = harness(directCountMaxCells, sweepMinMarks);
         await run(h, steps);
         await expectExactDegrees(h);
       }),
