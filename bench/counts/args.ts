@@ -24,7 +24,7 @@ export interface CountsBenchArgs {
 
 export const DEFAULT_FOLLOWERS = 1_000_000;
 
-export const USAGE = `npx tsx bench/counts/main.ts [flags]   (npm run bench:counts -- [flags])
+export const USAGE = `npm run bench:counts -- [flags]
 
 Degree-count benchmark: loads a celebrity with many followers straight into Cassandra,
 then streams follows and unfollows of it at a fixed rate beside a Zipf background, and

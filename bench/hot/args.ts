@@ -21,7 +21,7 @@ export interface HotBenchArgs {
 
 export const DEFAULT_LINKS = 1_000_000;
 
-export const USAGE = `npx tsx bench/hot/main.ts [flags]   (npm run bench:hot -- [flags])
+export const USAGE = `npm run bench:hot -- [flags]
 
 One hot source against the same links spread over many sources, through real
 \`edgestream run\` processors (every stage), and against the raw driver writing the

@@ -42,7 +42,7 @@ export interface BenchArgs {
   readonly help: boolean;
 }
 
-export const USAGE = `npx tsx bench/ingest/main.ts [flags]   (npm run bench:ingest -- [flags])
+export const USAGE = `npm run bench:ingest -- [flags]
 
 End-to-end ingest benchmark: ADD_EDGE events with Zipf targets through real Kafka,
 the processors (a child \`edgestream run\`) and Cassandra, against two raw

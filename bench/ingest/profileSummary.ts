@@ -114,7 +114,7 @@ export function summarizeProfile(file: string): ProfileSummary {
   };
 }
 
-/** CLI: `npx tsx bench/ingest/profileSummary.ts <file.cpuprofile>` prints the summary as JSON. */
+/** CLI: `npx node bench/ingest/profileSummary.ts <file.cpuprofile>` prints the summary as JSON. */
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const file = process.argv[2];
   if (!file) throw new Error('usage: profileSummary.ts <file.cpuprofile>');

@@ -2,7 +2,7 @@
 // config file does not (store mutationConcurrency, runtime tuning), so the bench can test what a
 // default change would buy before anyone changes a default. Same composition as cli/main.ts `run`:
 // config from --config, stack from the environment, createEdgePipeline, graceful stop on SIGTERM.
-// Use: npx tsx bench/ingest/main.ts --child-entry bench/ingest/tunedProcessor.js --child-arg=--mutation-concurrency=64
+// Use: npm run bench:ingest -- --child-entry bench/ingest/tunedProcessor.js --child-arg=--mutation-concurrency=64
 import { parseArgs } from 'node:util';
 import { connectClients } from '../../cli/connectClients.ts';
 import { createCliLogger } from '../../cli/commandContext.ts';

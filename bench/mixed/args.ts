@@ -34,7 +34,7 @@ export interface MixedBenchArgs {
 export const DEFAULT_IDS = 100_000;
 export const DEFAULT_SECONDS = 60;
 
-export const USAGE = `npx tsx bench/mixed/main.ts [flags]   (npm run bench:mixed -- [flags])
+export const USAGE = `npm run bench:mixed -- [flags]
 
 LinkBench's link-only mix against edgestream (reads over HTTP from \`edgestream serve\`,
 writes as EdgeMutation records through the producer SDK, real \`edgestream run\`

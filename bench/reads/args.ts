@@ -40,7 +40,7 @@ export interface ReadsBenchArgs {
 export const DEFAULT_FOLLOWERS = 1_000_000;
 export const DEFAULT_USERS = 100_000;
 
-export const USAGE = `npx tsx bench/reads/main.ts [flags]   (npm run bench:reads -- [flags])
+export const USAGE = `npm run bench:reads -- [flags]
 
 Read-path benchmark: every edgestream read figure next to the raw cassandra-driver
 doing the least work the same answer needs, measured in the same run, interleaved:

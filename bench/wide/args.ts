@@ -30,7 +30,7 @@ export interface WideBenchArgs {
 export const DEFAULT_LINKS = 1_000_000;
 export const DEFAULT_CHURN_LINKS = 200_000;
 
-export const USAGE = `npx tsx bench/wide/main.ts [flags]   (npm run bench:wide -- [flags])
+export const USAGE = `npm run bench:wide -- [flags]
 
 Wide-partition benchmark: loads a celebrity with many reverse links and one with heavy
 unfollow churn straight into Cassandra (rows made by the real fan-out processor),

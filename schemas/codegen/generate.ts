@@ -1,4 +1,4 @@
-// Writes schemas/generated/*.ts from schemas/avro/*.avsc. Run: npx tsx schemas/codegen/generate.ts
+// Writes schemas/generated/*.ts from schemas/avro/*.avsc. Run: npm run codegen
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -7,7 +7,7 @@ import { generateSchemaModules } from './generateSchemaModules.ts';
 import { latestAvscFiles } from './latestAvscFiles.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const REGENERATE = 'stale: run `npx tsx schemas/codegen/generate.ts` and commit the result';
+const REGENERATE = 'stale: run `npm run codegen` and commit the result';
 
 describe('generated schema modules', () => {
   const modules = generateSchemaModules(repoRoot);

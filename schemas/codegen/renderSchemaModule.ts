@@ -21,7 +21,7 @@ export function renderSchemaModule(source: AvscSource): string {
   const root = tsTypeFor(source.schema as never, scope);
   const declarations = [...scope.declared.values()].map((d) => d.source).join('\n');
   return (
-    `// GENERATED from ${source.path} by \`npx tsx schemas/codegen/generate.ts\`. Do not edit.\n` +
+    `// GENERATED from ${source.path} by \`npm run codegen\`. Do not edit.\n` +
     `// Avro long is bigint here (see schemas/runtime/bigintLongType.ts).\n\n` +
     declarations +
     `\n/** The parsed Avro schema of ${root} (${source.path}). */\n` +

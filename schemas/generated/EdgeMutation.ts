@@ -1,4 +1,4 @@
-// GENERATED from schemas/avro/EdgeMutation.v2.avsc by `npx tsx schemas/codegen/generate.ts`. Do not edit.
+// GENERATED from schemas/avro/EdgeMutation.v2.avsc by `npm run codegen`. Do not edit.
 // Avro long is bigint here (see schemas/runtime/bigintLongType.ts).
 
 /** One mutation of the edge graph. Keyed by src on Kafka so every mutation of a source vertex is ordered. Applied idempotently: last write wins on event_time, mutation_id dedupes retries. */

@@ -1,4 +1,4 @@
-// GENERATED from schemas/avro/SplitTask.v1.avsc by `npx tsx schemas/codegen/generate.ts`. Do not edit.
+// GENERATED from schemas/avro/SplitTask.v1.avsc by `npm run codegen`. Do not edit.
 // Avro long is bigint here (see schemas/runtime/bigintLongType.ts).
 
 /** One step of the plan → split → verify chain for a wide partition: on 'split-plans' the plan is recorded and the splitter copies; on 'split-results' the copy is done and the verifier checks it. The wide_rows record is the state; this event only says which record to look at. */

@@ -1,4 +1,4 @@
-// GENERATED from schemas/avro/WidePartitionDetected.v1.avsc by `npx tsx schemas/codegen/generate.ts`. Do not edit.
+// GENERATED from schemas/avro/WidePartitionDetected.v1.avsc by `npm run codegen`. Do not edit.
 // Avro long is bigint here (see schemas/runtime/bigintLongType.ts).
 
 /** A read observed a partition crossing the width threshold within a window. Emitted at most once per partition per cool-down; input to the split planner. */
