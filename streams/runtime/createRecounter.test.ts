@@ -100,6 +100,19 @@ describe('createRecounter', () => {
     expect([...(await s.marks('s0')), ...(await s.marks('s1'))]).toEqual([]);
   });
 
+  it('counts and deletes 200 000 marks of one target in one round (no call with one argument per mark)', { timeout: 60_000 }, async () => {
+    const s = setup();
+    // Marks `vertex#n`: many cells naming one target (a celebrity's backlog, taken whole by a sweep).
+    const many: RecountLogic = { ...logic, target: (key) => logic.target(utf8(new TextDecoder().decode(key).split('#')[0] as string)) };
+    await s.link('star', 'x', true);
+    const N = 200_000;
+    await s.store.mutateMany([{ namespace: 'r_marks', id: 's0', writeTime: 1n, deletions: [], additions: Array.from({ length: N }, (_, i) => ({ key: utf8(`star#${i}`), value: new Uint8Array(0) })) }]);
+    const round = await createRecounter({ store: s.store, logic: many, logger: silentLogger, clock: s.clock, marksPerRound: N }).runOnce();
+    expect(round).toMatchObject({ marks: N, recounted: 1, failed: 0 });
+    expect(await s.count('star')).toMatchObject({ n: 1n });
+    expect(await s.marks('s0')).toEqual([]);
+  });
+
   it('starts each round at the next mark partition, so a backlog in the first cannot starve the others', async () => {
     const s = setup();
     for (const v of ['a', 'b', 'c']) await s.mark('s0', v, 1n);

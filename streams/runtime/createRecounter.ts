@@ -211,7 +211,8 @@ export function createRecounter(opts: RecounterOptions): Recounter {
     const done: Mark[] = due.filter((m) => m.target === undefined);
     settled.forEach((r, i) => {
       const { marks: covered } = targets[i] as TargetMarks;
-      if (r.status === 'fulfilled') return void done.push(...covered);
+      // A loop, not push(...covered): a swept target's marks can outnumber the arguments a call takes.
+      if (r.status === 'fulfilled') return void covered.forEach((m) => done.push(m));
       if (classifyFailure('store', r.reason) === 'fatal') throw r.reason;
       logger.warn({ mark: describeMark(covered[0] as Mark), marks: covered.length, err: r.reason }, 'recount failed; marks kept for the next round');
     });
