@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import cassandra from 'cassandra-driver';
-import { connectClients } from '../../cli/connectClients.ts';
+import { connectBenchClients } from '../shared/benchClients.ts';
 import { cassandraStoreConfigFor } from '../../cli/openStore.ts';
 import { PROCESSOR_NODE_FLAGS } from '../../cli/processorNodeFlags.ts';
 import { createEdgeReader, type EdgeReader } from '../../reads/index.ts';
@@ -55,7 +55,7 @@ const cleanup = () =>
     await live.run?.cleanup().catch((e: unknown) => say(`cleanup: ${String(e)}`));
   })());
 
-type Admin = ReturnType<ReturnType<typeof connectClients>['kafka']['admin']>;
+type Admin = ReturnType<typeof connectBenchClients>['admin'];
 
 async function main(): Promise<void> {
   const args = parseHotArgs(process.argv.slice(2));
@@ -72,8 +72,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const { kafka, registry } = connectClients(endpoints, 'edgestream-bench-hot');
-  const admin = kafka.admin();
+  const { kafka, registry, admin } = connectBenchClients(endpoints, 'edgestream-bench-hot');
   await admin.connect();
   const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc });
   await cql.connect();
@@ -120,7 +119,7 @@ async function main(): Promise<void> {
         }
       }
       const summary = summarise(phases, raw);
-      const pipeline = { warnings: child.counts.warn, errors: child.counts.error + child.counts.fatal };
+      const pipeline = { warnings: child.counts.warn, errors: child.counts.error + child.counts.fatal, problems: child.problems() };
       const result = buildResult({ args, started, versions, code, config: run.config, machine: machine(), phases, raw, summary, pipeline });
       printSummary(result);
       say(`result JSON: ${writeResultJson(args.out ?? (args.links >= DEFAULT_LINKS ? 'bench/results/hot-latest.json' : 'bench/results/hot-small.json'), result)}`);

@@ -1,4 +1,5 @@
 import { fmt } from '../ingest/stats.ts';
+import type { LogProblem } from '../ingest/processorChild.ts';
 import { resultHeader, type ResultContext } from '../shared/resultHeader.ts';
 import type { HotBenchArgs } from './args.ts';
 import type { HotSummary, PhaseFigures, RawPhaseFigures, VariantSummary } from './figures.ts';
@@ -14,7 +15,7 @@ const METHOD = {
   raw: 'The physical limit, in the same run: per repeat, cassandra-driver writes the rows of a hot source like the hot phase’s (own ids, one source, the same edge times, fresh event times) into a fresh keyspace with the store DDL, shaped as the pipeline sends them (bench/shared/rawIngest, the batched ceiling of bench:ingest): chunks of maxRecordsPerChunk events of the source’s input partition, per chunk one packed read of the current T_out[src][dst] (the exact index’s read before write), then the fan-out’s write waves (links, then index entries) batched as mutateMany batches them, --raw-chunks-in-flight chunks at once with 16 requests each; no Kafka, no degree intents or marks, no repair. Phase order per repeat: hot, spread, raw in odd repeats, raw, spread, hot in even ones. Rate = links ÷ (first request → last write acknowledged); CPU over the phase as for the drains.',
 };
 
-export function buildResult(o: ResultContext<HotBenchArgs> & { phases: readonly PhaseFigures[]; raw: readonly RawPhaseFigures[]; summary: HotSummary; pipeline: { warnings: number; errors: number } }) {
+export function buildResult(o: ResultContext<HotBenchArgs> & { phases: readonly PhaseFigures[]; raw: readonly RawPhaseFigures[]; summary: HotSummary; pipeline: { warnings: number; errors: number; problems: readonly LogProblem[] } }) {
   return { ...resultHeader({ ...o, benchmark: 'hot', method: METHOD }), summary: o.summary, phases: o.phases, rawPhases: o.raw, pipeline: o.pipeline };
 }
 
@@ -38,4 +39,5 @@ export function printSummary(r: ReturnType<typeof buildResult>): void {
   const failed = r.phases.filter((p) => !p.repairsDrained || !p.check.countsSettled || p.check.pageMismatches > 0);
   for (const p of failed) out(`CHECK FAILED r${p.repeat} ${p.variant}: ${p.repairsDrained ? '' : 'repairs not drained; '}${p.check.countsSettled ? '' : 'counts not settled; '}${p.check.pageMismatches} page mismatches; ${p.check.examples.join('; ')}`);
   out(`pipeline: ${r.pipeline.warnings} warnings, ${r.pipeline.errors} errors logged by the processor child`);
+  for (const p of r.pipeline.problems.slice(0, 5)) out(`  ${p.count} × ${p.level} "${p.msg}"`);
 }
