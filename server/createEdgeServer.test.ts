@@ -39,8 +39,8 @@ describe('createEdgeServer: bounds against hostile request patterns', { timeout:
     server = undefined;
   });
 
-  const serve = async (serverConfig: NonNullable<EdgestreamConfigInput['server']>, reader: EdgeReader = {} as EdgeReader, readiness: ReadinessCheck[] = []) => {
-    server = await createEdgeServer({ reader, producer: {} as EdgeProducer, gate, readiness, limits: defaultEdgestreamConfig({ server: serverConfig }).server, logger: pino({ level: 'silent' }) });
+  const serve = async (serverConfig: NonNullable<EdgestreamConfigInput['server']>, reader: EdgeReader = {} as EdgeReader, readiness: ReadinessCheck[] = [], edgeTypes: readonly string[] = ['follows', 'likes']) => {
+    server = await createEdgeServer({ reader, producer: {} as EdgeProducer, gate, readiness, limits: defaultEdgestreamConfig({ server: serverConfig }).server, edgeTypes, logger: pino({ level: 'silent' }) });
     return server.listen(0, '127.0.0.1');
   };
 
@@ -89,10 +89,10 @@ describe('createEdgeServer: bounds against hostile request patterns', { timeout:
 
   it('refuses to listen beyond loopback without authentication, naming server.auth.allowUnauthenticated; serves when it is set', async () => {
     const limits = (auth: NonNullable<EdgestreamConfigInput['server']>['auth']) => defaultEdgestreamConfig({ server: { auth } }).server;
-    server = await createEdgeServer({ reader: {} as EdgeReader, producer: {} as EdgeProducer, gate, readiness: [], limits: limits({}), logger: pino({ level: 'silent' }) });
+    server = await createEdgeServer({ reader: {} as EdgeReader, producer: {} as EdgeProducer, gate, readiness: [], edgeTypes: ['follows'], limits: limits({}), logger: pino({ level: 'silent' }) });
     await expect(server.listen(0, '0.0.0.0')).rejects.toThrow(/server\.auth\.mode is 'none'.*0\.0\.0\.0.*server\.auth\.allowUnauthenticated: true/);
     await server.close();
-    server = await createEdgeServer({ reader: {} as EdgeReader, producer: {} as EdgeProducer, gate, readiness: [], limits: limits({ allowUnauthenticated: true }), logger: pino({ level: 'silent' }) });
+    server = await createEdgeServer({ reader: {} as EdgeReader, producer: {} as EdgeProducer, gate, readiness: [], edgeTypes: ['follows'], limits: limits({ allowUnauthenticated: true }), logger: pino({ level: 'silent' }) });
     const base = await server.listen(0, '0.0.0.0');
     expect((await fetch(base.replace('0.0.0.0', '127.0.0.1') + '/healthz')).status).toBe(200);
   });
@@ -104,6 +104,37 @@ describe('createEdgeServer: bounds against hostile request patterns', { timeout:
     expect({ status: malformed.status, type: malformed.headers.get('content-type') }).toEqual({ status: 400, type: expect.stringContaining('application/problem+json') });
     // a URL past Node's 16 KiB header limit is answered 431 by Node itself (documented in the OpenAPI description)
     expect((await fetch(`${base}/v1/vertices/${'%C3%A9'.repeat(3_000)}/out/follows`)).status).toBe(431);
+  });
+
+  it("takes only the config's edge types: /openapi.json lists them as an enum, a path or body naming another is 400 naming the parameter and the valid ones", async () => {
+    const reader = { out: async () => ({ items: [] }) } as unknown as EdgeReader;
+    const base = await serve({}, reader, [], ['follows', 'mentions']);
+    type Schema = { enum?: string[]; items?: Schema; oneOf?: { properties: { type?: Schema } }[] };
+    type Op = { parameters: { name: string; schema: Schema }[]; requestBody: { content: { 'application/json': { schema: Schema } } } };
+    const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, Record<string, Op>> };
+    const param = (path: string, name: string) => doc.paths[path]?.['get']?.parameters.find((p) => p.name === name)?.schema;
+    expect(param('/v1/vertices/{vertex}/out/{type}', 'type')?.enum).toEqual(['follows', 'mentions']);
+    expect(param('/v1/vertices/{vertex}/traversal', 'hops')?.items?.enum).toEqual(['follows:out', 'follows:in', 'mentions:out', 'mentions:in']);
+    const variants = doc.paths['/v1/mutations']?.['post']?.requestBody.content['application/json'].schema.oneOf ?? [];
+    expect(variants.filter((v) => v.properties.type).map((v) => v.properties.type?.enum)).toEqual(Array(6).fill(['follows', 'mentions']));
+
+    expect((await fetch(`${base}/v1/vertices/a/out/mentions`)).status).toBe(200);
+    const path = await fetch(`${base}/v1/vertices/a/out/likes`);
+    expect({ status: path.status, body: await path.json() }).toMatchObject({ status: 400, body: { 'invalid-params': [{ name: 'type', in: 'path', reason: 'must be one of: follows, mentions' }] } });
+    const hop = await fetch(`${base}/v1/vertices/a/traversal?hops=likes:out`);
+    expect({ status: hop.status, body: await hop.json() }).toMatchObject({ status: 400, body: { 'invalid-params': [{ name: 'hops.0', in: 'query' }] } });
+    const body = await fetch(`${base}/v1/mutations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ op: 'ADD_EDGE', type: 'likes', src: 'a', dst: 'b' }) });
+    expect({ status: body.status, body: await body.json() }).toMatchObject({ status: 400, body: { 'invalid-params': [{ name: 'type', in: 'body', reason: 'must be one of: follows, mentions' }] } });
+  });
+
+  it('sends no CORS headers (CORS is off): a cross-origin read gets no Access-Control-Allow-Origin, a preflight routes nowhere', async () => {
+    const reader = { out: async () => ({ items: [] }) } as unknown as EdgeReader;
+    const base = await serve({}, reader);
+    const read = await fetch(`${base}/v1/vertices/a/out/follows`, { headers: { origin: 'https://elsewhere.example' } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await fetch(`${base}/v1/mutations`, { method: 'OPTIONS', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'POST' } });
+    expect({ status: preflight.status, allow: preflight.headers.get('access-control-allow-origin') }).toEqual({ status: 404, allow: null });
   });
 
   it('cuts a client that trickles its request body slower than server.requestTimeoutMs (408, connection closed)', async () => {

@@ -25,6 +25,8 @@ export interface EdgeServerOptions {
   /** What /readyz checks (the stack, the split directory). */
   readonly readiness: readonly ReadinessCheck[];
   readonly limits: EdgestreamConfig['server'];
+  /** The config's edge types: the routes take only these, and /openapi.json lists them. */
+  readonly edgeTypes: readonly string[];
   readonly logger: Logger;
   readonly metrics?: ServerMetrics;
 }
@@ -135,9 +137,9 @@ export async function createEdgeServer(opts: EdgeServerOptions): Promise<EdgeSer
     timeWindow: opts.limits.rateLimitWindowMs,
     errorResponseBuilder: (_request, context) => ({ statusCode: 429, message: `more than ${context.max} requests in ${context.after}` }),
   });
-  registerOpsRoutes(app, { checks: opts.readiness, checkTimeoutMs: 2_000, cacheMs: opts.limits.readinessCacheMs, closing: () => closing, metrics, openApi: openApiDocument(API_VERSION) });
-  registerReadRoutes(app, { reader: opts.reader, gate: opts.gate, readYourWritesTimeoutMs: opts.limits.readYourWritesTimeoutMs, maxReadsInFlight: opts.limits.maxReadsInFlight, metrics });
-  registerMutationRoutes(app, { producer: opts.producer, metrics, clientEventTime: opts.limits.clientEventTime });
+  registerOpsRoutes(app, { checks: opts.readiness, checkTimeoutMs: 2_000, cacheMs: opts.limits.readinessCacheMs, closing: () => closing, metrics, openApi: openApiDocument(API_VERSION, opts.edgeTypes) });
+  registerReadRoutes(app, { reader: opts.reader, gate: opts.gate, readYourWritesTimeoutMs: opts.limits.readYourWritesTimeoutMs, maxReadsInFlight: opts.limits.maxReadsInFlight, metrics, edgeTypes: opts.edgeTypes });
+  registerMutationRoutes(app, { producer: opts.producer, metrics, clientEventTime: opts.limits.clientEventTime, edgeTypes: opts.edgeTypes });
 
   return {
     app,

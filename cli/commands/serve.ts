@@ -63,7 +63,7 @@ export async function startEdgeService(ctx: CommandContext, flags: ServeFlags): 
         },
       },
     ];
-    const server = await createEdgeServer({ reader: opened.reader, producer, gate, readiness, limits, logger, metrics: createServerMetrics(registry) });
+    const server = await createEdgeServer({ reader: opened.reader, producer, gate, readiness, limits, edgeTypes: config.edgeTypes.map((t) => t.name), logger, metrics: createServerMetrics(registry) });
     const url = await server.listen(flags.port ?? limits.port, flags.host ?? limits.host);
     logger.info({ url, topic: watched.inputTopic }, 'serving');
     return {

@@ -10,6 +10,7 @@ import { MAX_EDGES_PER_GET, MAX_HOPS, MAX_PAGE_LIMIT, MAX_PER_HOP_CAP, MAX_PROPE
 const str = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'string', description, ...extra }) as const;
 const microsString = (description: string) => str(`${description}, µs since the epoch as a decimal string (int64)`, { pattern: '^-?\\d+$' });
 
+/** An edge type (path parameter and body field); `forEdgeTypes` makes it an enum of the configured types. */
 export const edgeTypeParam = str('edge type, as declared in the config (e.g. follows)', { pattern: EDGE_TYPE_PATTERN.source, maxLength: 30 });
 export const vertexParam = (description: string) => str(description, { minLength: 1, maxLength: 4096 });
 
@@ -52,12 +53,15 @@ export const degreeQuery = {
   after: afterParam,
 } as const;
 
+/** One traversal hop, `<type>:out|in` (`forEdgeTypes` makes it an enum of the configured types' hops). */
+export const hopParam = { type: 'string', pattern: '^[a-z][a-z0-9_]*:(out|in)$' } as const;
+
 export const traversalQuery = {
   hops: {
     type: 'array',
     minItems: 1,
     maxItems: MAX_HOPS,
-    items: { type: 'string', pattern: '^[a-z][a-z0-9_]*:(out|in)$' },
+    items: hopParam,
     description: 'hops in order, each <type>:out|in (repeat the parameter: hops=follows:out&hops=likes:in)',
   },
   cap: { type: 'integer', minimum: 1, maximum: MAX_PER_HOP_CAP, default: 100, description: 'most new vertices per hop' },

@@ -1,3 +1,4 @@
+import { forEdgeTypes } from './forEdgeTypes.ts';
 import { degreeQuery, edgesQuery, edgeTypeParam, mutationSchema, pageQuery, propertiesQuery, timeRangeQuery, traversalQuery, vertexParam } from './apiSchemas.ts';
 
 type Properties = Readonly<Record<string, object>>;
@@ -127,12 +128,15 @@ export const operations = {
   },
 } as const satisfies Record<string, Operation>;
 
-/** The fastify route schema of an operation (path `{x}` → `:x`, strict objects so unknown parameters are refused). */
-export function routeOf(op: Operation): { url: string; schema: Record<string, object> } {
+/**
+ * The fastify route schema of an operation for the config's edge types (path `{x}` → `:x`, strict
+ * objects so unknown parameters are refused, edge types an enum of `edgeTypes`).
+ */
+export function routeOf(op: Operation, edgeTypes: readonly string[]): { url: string; schema: Record<string, object> } {
   const object = (properties: Properties, required: readonly string[]) => ({ type: 'object', properties, required, additionalProperties: false });
   const schema: Record<string, object> = {};
   if (op.pathParams) schema['params'] = object(op.pathParams, Object.keys(op.pathParams));
   if (op.query) schema['querystring'] = object(op.query, op.requiredQuery ?? []);
   if (op.body) schema['body'] = op.body;
-  return { url: op.path.replace(/\{(\w+)\}/g, ':$1'), schema };
+  return { url: op.path.replace(/\{(\w+)\}/g, ':$1'), schema: forEdgeTypes(schema, edgeTypes) };
 }

@@ -17,15 +17,22 @@ const IN_OF_CONTEXT: Readonly<Record<string, InvalidParam['in']>> = { params: 'p
 /** A JSON Pointer (RFC 6901) token, as ajv writes `instancePath`: `~1` is `/`, `~0` is `~`; nothing is percent-encoded. */
 const unescapePointerToken = (token: string): string => token.replace(/~1/g, '/').replace(/~0/g, '~');
 
+/** Why ajv refused a value, in the API's words: an enum (the config's edge types, say) lists what it takes. */
+function reasonOf(e: AjvError): string {
+  if (e.keyword === 'additionalProperty' || e.keyword === 'additionalProperties') return 'is not a parameter of this operation';
+  const allowed = e.params['allowedValues'];
+  if (e.keyword === 'enum' && Array.isArray(allowed)) return `must be one of: ${allowed.join(', ')}`;
+  return e.message ?? e.keyword;
+}
+
 /** One ajv error → the parameter it is about (`limit`, `src`, `properties.since`, `hops.1`). */
 function invalidParam(e: AjvError, context: string | undefined): InvalidParam {
   const path = e.instancePath.split('/').filter(Boolean).map(unescapePointerToken);
   const child = e.params['missingProperty'] ?? e.params['additionalProperty'] ?? (e.keyword === 'discriminator' ? e.params['tag'] : undefined);
   if (typeof child === 'string') path.push(child);
   const name = path.join('.') || (context === 'body' ? 'body' : '(request)');
-  const reason = e.keyword === 'additionalProperty' || e.keyword === 'additionalProperties' ? 'is not a parameter of this operation' : (e.message ?? e.keyword);
   const where = context === undefined ? undefined : IN_OF_CONTEXT[context];
-  return { name, ...(where ? { in: where } : {}), reason };
+  return { name, ...(where ? { in: where } : {}), reason: reasonOf(e) };
 }
 
 /**

@@ -41,6 +41,7 @@ describe('POST /v1/mutations: who sets the event time', () => {
       gate,
       readiness: [],
       limits: defaultEdgestreamConfig({ server: serverConfig }).server,
+      edgeTypes: ['follows', 'likes'],
       logger: pino({ level: 'silent' }),
     });
     const post = async (body: object) => {

@@ -28,6 +28,8 @@ export interface MutationRoutesOptions {
   readonly metrics: ServerMetrics;
   /** config `server.clientEventTime`: whether a body may carry its own `eventTime` (else the server stamps). */
   readonly clientEventTime: EdgestreamConfig['server']['clientEventTime'];
+  /** The config's edge types: a body naming another is a 400 (the schema's enum). */
+  readonly edgeTypes: readonly string[];
 }
 
 const STAMPED = "this server stamps event times with its own clock (server.clientEventTime is 'reject'); leave eventTime out";
@@ -37,11 +39,11 @@ const STAMPED = "this server stamps event times with its own clock (server.clien
  * The SDK stamps the event time unless the body carries one the config lets it carry (then the SDK bounds it).
  * The caller needs `write`, or `write:<edgeType>` for the op's edge type (403 naming it otherwise).
  */
-export function registerMutationRoutes(app: FastifyInstance, { producer, metrics, clientEventTime }: MutationRoutesOptions): void {
+export function registerMutationRoutes(app: FastifyInstance, { producer, metrics, clientEventTime, edgeTypes }: MutationRoutesOptions): void {
   const op = operations.postMutation;
   app.route({
     method: op.method,
-    ...routeOf(op),
+    ...routeOf(op, edgeTypes),
     config: { access: 'write' },
     handler: async (request, reply) => {
       const body = request.body as Body;

@@ -17,6 +17,8 @@ export interface ReadRoutesOptions {
   /** config `server.maxReadsInFlight`: reads served at once, server-wide. */
   readonly maxReadsInFlight: number;
   readonly metrics: ServerMetrics;
+  /** The config's edge types: a path naming another is a 400 (the route's enum). */
+  readonly edgeTypes: readonly string[];
 }
 
 type Params = Record<string, string>;
@@ -95,7 +97,7 @@ export function registerReadRoutes(app: FastifyInstance, opts: ReadRoutesOptions
   const route = (op: Operation, handler: (params: Params, query: Query, reply: FastifyReply, signal: AbortSignal) => Promise<unknown>) =>
     app.route({
       method: op.method,
-      ...routeOf(op),
+      ...routeOf(op, opts.edgeTypes),
       config: { access: 'read' },
       preHandler: awaitToken,
       handler: (req: FastifyRequest, reply) => bounded(reply, (signal) => handler(req.params as Params, req.query as Query, reply, signal)),
