@@ -1,0 +1,159 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { groupLag } from '../../cli/commands/lag.ts';
+import { createRandom } from '../../cli/workload/createRandom.ts';
+import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
+import { endpointsToEnv } from '../../stack/endpoints.ts';
+import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
+import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
+import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEnv.ts';
+import { applyLww } from '../support/model/applyLww.ts';
+import { modelGraphLines } from '../support/model/graphLines.ts';
+import { lineDiff, readFullStoreGraph } from '../support/model/readFullStoreGraph.ts';
+import { syntheticMutations } from '../support/model/syntheticMutations.ts';
+import { killAll, startProcessorProcess, type ProcessorProcess } from '../support/processorProcess.ts';
+import { publishMutations } from '../support/publishMutations.ts';
+import { waitForQuiescence } from '../support/waitForQuiescence.ts';
+
+/**
+ * Issue 25 §3 on the local stack: the processor as N separate processes in one
+ * consumer group per stage (`edgestream run fanout repair cascade recount`,
+ * the recounter's shards owned by assignment). During a 30k-event ingest
+ * (Zipf follows, likes, unfollows, property updates and deletes, bag clears,
+ * node removals) the instances scale 1 → 3, one is SIGSTOPped past its
+ * group session (the others take its partitions and shards) and then
+ * SIGCONTed (it wakes up holding a batch it no longer owns), one is
+ * SIGKILLed, one leaves with SIGTERM, so 1 remains. Once quiet, the whole
+ * store must equal the LWW model of the published events (links, both
+ * directions, properties, newest-first lists, degrees, node tombstones):
+ * nothing lost, nothing extra; the DLQ empty. IT_INSTANCES_SEED=<n> replays.
+ */
+const EVENTS = 30_000;
+const STAGES = ['fanout', 'repair', 'cascade', 'recount'];
+const PUBLISH_PER_SEC = 300;
+/** The runtime's consumer session timeout (30 s, not configurable from the CLI) and a margin. */
+const PAST_SESSION_MS = 40_000;
+
+describe('many processor instances as separate processes', () => {
+  let env: EdgestreamEnv;
+  let producer: EdgeProducer;
+  let tmp: string;
+  let configFile: string;
+  const processes = new Set<ProcessorProcess>();
+  const stopped = new Set<number>();
+
+  beforeAll(async () => {
+    env = await createEdgestreamEnv({ name: 'instances', partitions: 6 });
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'edgestream-instances-'));
+    configFile = path.join(tmp, 'edgestream.config.json');
+    console.log(`processor config and logs in ${tmp}`);
+    fs.writeFileSync(configFile, JSON.stringify(env.configInput, null, 2));
+    producer = createEdgeProducer({ kafka: env.kafka, serde: env.serde, config: env.config });
+  });
+
+  afterAll(async () => {
+    for (const pid of stopped) signal(pid, 'SIGCONT'); // a stopped process cannot act on SIGKILL's exit handshake otherwise
+    await killAll(processes);
+    await producer?.close().catch(() => {});
+    await env?.teardown();
+    if (tmp && !process.env['IT_KEEP_LOGS']) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it(`scaled 1 → 3 → 1 during a ${EVENTS}-event ingest, one paused past its session, one SIGKILLed: the store equals the LWW model`, { timeout: 900_000 }, async () => {
+    const seed = Number(process.env['IT_INSTANCES_SEED'] ?? Date.now() % 1_000_000);
+    const random = createRandom(seed);
+    const baseMicros = BigInt(Date.now() - 10 * 60_000) * 1000n;
+    const events: EdgeMutation[] = syntheticMutations({ events: EVENTS, users: 2_000, seed, baseMicros, idPrefix: `i${seed}` });
+    const t0 = Date.now();
+    const since = () => Date.now() - t0;
+    const fanOut = edgePipelineGroups(env.config).find((g) => g.stage === 'fanout');
+    if (!fanOut) throw new Error('no fan-out group');
+    const committed = async () => {
+      const lag = await groupLag(env.admin, fanOut.group, fanOut.topic);
+      return lag.partitions.reduce((n, p) => n + (p.committed === '-1' ? 0 : Number(p.committed)), 0);
+    };
+    const childEnv = { ...endpointsToEnv(env.endpoints), LOG_LEVEL: 'info' };
+    let n = 0;
+    const start = (name: string) => startProcessorProcess({ configFile, stages: STAGES, env: childEnv, logPath: path.join(tmp, `processor-${n++}-${name}.log`), registry: processes });
+    const steps: string[] = [];
+    const step = async (what: string, act: () => Promise<unknown> | unknown) => {
+      await act();
+      const line = `${since()} ms: ${what} (fan-out committed ${await committed()}, published ${published}/${EVENTS})`;
+      steps.push(line);
+      console.log(line);
+    };
+    /** Waits until the fan-out committed `more` events beyond now, with every listed instance alive. */
+    const progress = async (more: number, alive: readonly ProcessorProcess[]) => {
+      const target = (await committed()) + more;
+      const deadline = Date.now() + 240_000;
+      while ((await committed()) < Math.min(target, EVENTS)) {
+        for (const p of alive) if (!p.alive()) throw new Error(`processor ${p.pid} died on its own:\n${p.tail()}`);
+        if (Date.now() > deadline) throw new Error(`no progress to ${target} (at ${await committed()})`);
+        await sleep(200);
+      }
+      await sleep(Math.floor(random() * 1_000));
+    };
+
+    let published = 0;
+    const publishing = (async () => {
+      for (let i = 0; i < events.length; i += 1_000) {
+        await publishMutations(producer, events.slice(i, i + 1_000));
+        published = Math.min(events.length, i + 1_000);
+        await sleep(t0 + (published * 1_000) / PUBLISH_PER_SEC - Date.now());
+      }
+    })();
+    publishing.catch(() => {}); // awaited below
+
+    const a = start('a');
+    await progress(2_000, [a]);
+    let b: ProcessorProcess | undefined;
+    let c: ProcessorProcess | undefined;
+    await step('1 → 3 instances', () => {
+      b = start('b');
+      c = start('c');
+    });
+    if (!b || !c) throw new Error('not started');
+    const [pb, pc] = [b, c];
+    await progress(3_000, [a, pb, pc]);
+    await step(`SIGSTOP b (pid ${pb.pid}) for ${PAST_SESSION_MS} ms`, () => {
+      signal(pb.pid, 'SIGSTOP');
+      stopped.add(pb.pid);
+    });
+    await sleep(PAST_SESSION_MS);
+    await step('SIGCONT b', () => {
+      signal(pb.pid, 'SIGCONT');
+      stopped.delete(pb.pid);
+    });
+    await progress(2_000, [a, pb, pc]);
+    await step(`SIGKILL c (pid ${pc.pid})`, async () => expect((await pc.kill('SIGKILL')).signal).toBe('SIGKILL'));
+    await progress(2_000, [a, pb]);
+    await step(`SIGTERM b (pid ${pb.pid}): back to 1 instance`, async () => expect(await pb.kill('SIGTERM'), pb.tail()).toEqual({ code: 0, signal: null }));
+
+    await publishing;
+    const quiet = await waitForQuiescence({ admin: env.admin, config: env.config, store: env.store, timeoutMs: 300_000, pollMs: 500 }).catch((e: unknown) => {
+      throw new Error(`${e instanceof Error ? e.message : String(e)}\nlast log of a:\n${a.tail()}`);
+    });
+    console.log(`quiet at ${since()} ms (waited ${quiet.waitedMs} ms after the publishing ended)`);
+
+    expect(await env.dlqCount()).toBe(0);
+    const expected = modelGraphLines(applyLww(events));
+    const actual = await readFullStoreGraph(env.store, env.cql, env.config.cassandra.keyspace, env.config.edgeTypes.map((t) => t.name));
+    const { missing, extra } = lineDiff(expected, actual);
+    console.log(`final (seed ${seed}): ${EVENTS} events; model ${expected.length} lines, store ${actual.length}; missing ${missing.length}, extra ${extra.length}; ${since()} ms\n${steps.join('\n')}`);
+    expect({ missing: missing.slice(0, 20), extra: extra.slice(0, 20), missingCount: missing.length, extraCount: extra.length }).toEqual({ missing: [], extra: [], missingCount: 0, extraCount: 0 });
+
+    expect(await a.kill('SIGTERM'), a.tail()).toEqual({ code: 0, signal: null });
+  });
+});
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
