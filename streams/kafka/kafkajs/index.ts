@@ -1,0 +1,2 @@
+export { createKafkajsPort, kafkajsPort } from './createKafkajsPort.ts';
+export { kafkajsAdminPort } from './kafkajsAdmin.ts';
