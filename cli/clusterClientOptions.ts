@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import https from 'node:https';
 import type { ConnectionOptions } from 'node:tls';
-import type { SASLOptions } from '../streams/kafkaClient.ts';
 import type { ClusterConfig, ClusterTls } from '../schemas/config/clusterConfig.ts';
 import type { ClientSecurity } from '../stack/clientSecurity.ts';
 import type { StackEndpoints } from '../stack/endpoints.ts';
@@ -52,7 +51,7 @@ export function clusterClientOptions(cluster: ClusterConfig, sources: SecretSour
     mechanism: kafka.sasl.mechanism,
     username: kafka.sasl.username,
     password: secret('kafka.sasl.password', kafka.sasl.passwordEnv, kafka.sasl.passwordFile),
-  } as SASLOptions);
+  });
   const registryTls = tls('schemaRegistry', schemaRegistry.tls);
   const basic = schemaRegistry.auth?.basic;
   const bearer = schemaRegistry.auth?.bearer;

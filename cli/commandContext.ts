@@ -1,5 +1,5 @@
 import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
-import type { Kafka } from 'kafkajs';
+import type { KafkaPort } from '../streams/kafka/index.ts';
 import pino, { type Logger } from 'pino';
 import type { EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
 import type { TwoLevelMapStore } from '../sinks/store/TwoLevelMapStore.ts';
@@ -14,7 +14,7 @@ import { ensureLocalCluster } from './localClusterConfig.ts';
 export interface CommandContext {
   readonly config: EdgestreamConfig;
   readonly endpoints: StackEndpoints;
-  readonly kafka: Kafka;
+  readonly kafka: KafkaPort;
   readonly registry: SchemaRegistry;
   readonly logger: Logger;
   /** Opened on first use; closed by `withCommandContext`. */
@@ -44,7 +44,7 @@ export async function withCommandContext<T>(flags: GlobalFlags, fn: (ctx: Comman
   logger.debug({ source }, 'config loaded');
   if (flags.cluster) await ensureLocalCluster((line) => console.error(`[stack] ${line}`));
   const stack = await commandStack({ keepStack: flags.keepStack ?? true, cluster: config.cluster });
-  const { kafka, registry } = connectClients(stack.endpoints, 'edgestream-cli');
+  const { kafka, registry } = connectClients(stack.endpoints, 'edgestream-cli', logger);
   let store: Promise<TwoLevelMapStore> | undefined;
   try {
     return await fn({

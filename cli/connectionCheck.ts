@@ -1,5 +1,5 @@
 import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
-import type { Kafka } from '../streams/kafkaClient.ts';
+import type { KafkaPort } from '../streams/kafka/index.ts';
 import type { EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
 import { knownSchemas } from '../schemas/index.ts';
 import type { TwoLevelMapStore } from '../sinks/store/TwoLevelMapStore.ts';
@@ -23,7 +23,7 @@ export class ConnectionRefusedError extends Error {
 }
 
 export interface ConnectionCheckDeps {
-  readonly kafka: Kafka;
+  readonly kafka: KafkaPort;
   readonly registry: SchemaRegistry;
   readonly store: () => Promise<TwoLevelMapStore>;
   readonly config: EdgestreamConfig;
@@ -69,7 +69,7 @@ export async function checkConnections(deps: ConnectionCheckDeps): Promise<void>
   const { endpoints, config } = deps;
   const probes = [
     probe('Kafka', endpoints.kafkaBrokers.join(','), 'cluster.kafka (brokers, tls, sasl)', async () => {
-      const admin = deps.kafka.admin({ retry: { retries: 0 } });
+      const admin = deps.kafka.admin({ retries: 0 });
       try {
         await admin.connect();
         await admin.describeCluster();

@@ -1,4 +1,4 @@
-import type { Kafka } from 'kafkajs';
+import type { KafkaPort } from '../streams/kafka/index.ts';
 import type { Logger } from 'pino';
 import {
   createLagPoller,
@@ -35,7 +35,7 @@ export async function openProcessorMetrics(opts: {
   readonly port: number;
   readonly pipeline: EdgePipeline;
   readonly stages: readonly EdgePipelineStage[];
-  readonly kafka: Kafka;
+  readonly kafka: KafkaPort;
   readonly store: TwoLevelMapStore;
   readonly config: EdgestreamConfig;
   readonly logger: Logger;

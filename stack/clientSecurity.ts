@@ -1,5 +1,4 @@
 import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
-import type { KafkaConfig } from 'kafkajs';
 import type { ConnectionOptions } from 'node:tls';
 
 /**
@@ -8,10 +7,16 @@ import type { ConnectionOptions } from 'node:tls';
  * client from `StackEndpoints` spreads the matching part in.
  */
 export interface ClientSecurity {
-  readonly kafka: Pick<KafkaConfig, 'ssl' | 'sasl'>;
+  readonly kafka: KafkaSecurity;
   readonly registry: Pick<ConstructorParameters<typeof SchemaRegistry>[0], 'auth' | 'agent' | 'middlewares'>;
   readonly cassandra: {
     readonly sslOptions?: ConnectionOptions;
     readonly credentials?: { readonly username: string; readonly password: string };
   };
+}
+
+/** Kafka's TLS and SASL, the shape streams/kafka's KafkaConnection takes (stack/ may not import streams/). */
+export interface KafkaSecurity {
+  readonly ssl?: boolean | ConnectionOptions;
+  readonly sasl?: { readonly mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; readonly username: string; readonly password: string };
 }

@@ -3,7 +3,7 @@
 // Flags: --repeats <n> (default 10), --node <path> and --bin <path> (time another runtime or checkout), --no-stack (help only).
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { connectClients } from '../../cli/connectClients.ts';
+import { connectBenchClients } from '../shared/benchClients.ts';
 import { endpointsToEnv } from '../../stack/endpoints.ts';
 import { resolveStack } from '../../stack/resolveStack.ts';
 import { createBenchRun, newRunId } from '../ingest/benchRun.ts';
@@ -46,8 +46,7 @@ async function main(): Promise<void> {
 
   if (withStack) {
     const stack = await resolveStack({ log: (l) => console.log(`[stack] ${l}`), keepRunning: true });
-    const { kafka, registry } = connectClients(stack.endpoints, 'edgestream-bench-cli');
-    const admin = kafka.admin();
+    const { registry, admin } = connectBenchClients(stack.endpoints, 'edgestream-bench-cli');
     await admin.connect();
     const run = await createBenchRun({ admin, registry, endpoints: stack.endpoints, id: newRunId('c'), configInput: { edgeTypes: [{ name: 'follows' }] }, log: console.log });
     try {

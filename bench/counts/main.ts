@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import cassandra from 'cassandra-driver';
-import { connectClients } from '../../cli/connectClients.ts';
+import { connectBenchClients } from '../shared/benchClients.ts';
 import { resolveStack } from '../../stack/resolveStack.ts';
 import type { RecountMode } from '../../streams/runtime/index.ts';
 import { createStatusLine } from '../ingest/progressLine.ts';
@@ -32,8 +32,7 @@ async function main(): Promise<void> {
   say(`bench:counts — celebrity with ${fmt(args.followers)} followers, ${args.rate} follows+unfollows/s, Zipf background ${args.backgroundRate}/s over ${fmt(args.users)} users; ${args.repeats}× (full, delta) phases of ${args.phaseSeconds} s`);
   const stack = await resolveStack({ log: (l) => say(`[stack] ${l}`), keepRunning: false });
   const { endpoints } = stack;
-  const { kafka, registry } = connectClients(endpoints, 'edgestream-bench-counts');
-  const admin = kafka.admin();
+  const { registry, admin } = connectBenchClients(endpoints, 'edgestream-bench-counts');
   await admin.connect();
   const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc });
   await cql.connect();

@@ -13,6 +13,7 @@ import { registerSchemas, subjectFor } from '../../streams/serde/index.ts';
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
 import { ensureTopics, topicName } from '../../streams/topics/index.ts';
 import { cleanUpBenchRun } from '../shared/benchCleanup.ts';
+import { kafkajsAdminPort } from '../../streams/kafka/kafkajs/index.ts';
 
 /**
  * One throwaway pipeline deployment: a fresh topic prefix and keyspace, the
@@ -63,7 +64,7 @@ export async function createBenchRun(deps: {
   };
 
   try {
-    await ensureTopics(deps.admin, config);
+    await ensureTopics(kafkajsAdminPort(deps.admin), config);
     await registerSchemas(deps.registry, { [inputTopic]: knownSchemas.EdgeMutation });
     const store = await createCassandraStore(cassandraStoreConfigFor(deps.endpoints, config));
     try {

@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import cassandra from 'cassandra-driver';
 import type { Admin } from 'kafkajs';
-import { connectClients } from '../../cli/connectClients.ts';
+import type { connectClients } from '../../cli/connectClients.ts';
+import { connectBenchClients } from '../shared/benchClients.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { endpointsToEnv, type StackEndpoints } from '../../stack/endpoints.ts';
 import { resolveStack } from '../../stack/resolveStack.ts';
@@ -91,8 +92,7 @@ async function main(): Promise<void> {
 
   const stack = await resolveStack({ log: (l) => say(`[stack] ${l}`), keepRunning: true });
   const endpoints = stack.endpoints;
-  const { kafka, registry } = connectClients(endpoints, 'edgestream-bench');
-  const admin = kafka.admin();
+  const { kafka, registry, admin } = connectBenchClients(endpoints, 'edgestream-bench');
   await admin.connect();
   const cql = new cassandra.Client({
     contactPoints: [...endpoints.cassandraContactPoints],

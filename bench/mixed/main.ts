@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import cassandra from 'cassandra-driver';
-import { connectClients } from '../../cli/connectClients.ts';
+import { connectBenchClients } from '../shared/benchClients.ts';
 import { PROCESSOR_NODE_FLAGS } from '../../cli/processorNodeFlags.ts';
 import { endpointsToEnv } from '../../stack/endpoints.ts';
 import { resolveStack } from '../../stack/resolveStack.ts';
@@ -76,8 +76,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const { kafka, registry } = connectClients(endpoints, 'edgestream-bench-mixed');
-  const admin = kafka.admin();
+  const { kafka, registry, admin } = connectBenchClients(endpoints, 'edgestream-bench-mixed');
   await admin.connect();
   const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc, encoding: { useBigIntAsLong: true }, socketOptions: { readTimeout: 30_000 } });
   await cql.connect();
@@ -148,7 +147,7 @@ async function measure(
     producer: ReturnType<typeof createEdgeProducer>;
     cql: cassandra.Client;
     agent: http.Agent;
-    admin: ReturnType<ReturnType<typeof connectClients>['kafka']['admin']>;
+    admin: ReturnType<typeof connectBenchClients>['admin'];
     postgresPlan: PostgresPlan;
   },
 ): Promise<MixedFigures> {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import cassandra from 'cassandra-driver';
-import { connectClients } from '../../cli/connectClients.ts';
+import { connectBenchClients } from '../shared/benchClients.ts';
 import { createEdgeReader, createReadCounters, type EdgeReader, type OnWidePartition } from '../../reads/index.ts';
 import { createServingPartitions } from '../../reads/split/createServingPartitions.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
@@ -51,8 +51,7 @@ async function main(): Promise<void> {
 
   const stack = await resolveStack({ log: (l) => say(`[stack] ${l}`), keepRunning: false });
   const endpoints = stack.endpoints;
-  const { kafka, registry } = connectClients(endpoints, 'edgestream-bench-reads');
-  const admin = kafka.admin();
+  const { kafka, registry, admin } = connectBenchClients(endpoints, 'edgestream-bench-reads');
   await admin.connect();
   const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc });
   await cql.connect();

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import cassandra from 'cassandra-driver';
-import { connectClients } from '../../cli/connectClients.ts';
+import type { connectClients } from '../../cli/connectClients.ts';
+import { connectBenchClients } from '../shared/benchClients.ts';
 import { createEdgeReader, createReadCounters, type EdgeReader } from '../../reads/index.ts';
 import { createServingPartitions } from '../../reads/split/createServingPartitions.ts';
 import { splitMirrorBarrierMs } from '../../schemas/config/edgestreamConfig.ts';
@@ -53,8 +54,7 @@ async function main(): Promise<void> {
 
   const stack = await resolveStack({ log: (l) => say(`[stack] ${l}`), keepRunning: false });
   const endpoints = stack.endpoints;
-  const { kafka, registry } = connectClients(endpoints, 'edgestream-bench-wide');
-  const admin = kafka.admin();
+  const { kafka, registry, admin } = connectBenchClients(endpoints, 'edgestream-bench-wide');
   await admin.connect();
   const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc });
   await cql.connect();

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Kafka } from 'kafkajs';
+import type { KafkaPort } from '../../streams/kafka/index.ts';
 import pino from 'pino';
 import { splitMirrorBarrierMs, type EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import type { WideRowRecord, WideRowStatus } from '../../sinks/namespaces/index.ts';
@@ -58,7 +58,7 @@ const POLL_MS = 250;
  * chain's pino log goes to `logFile`.
  */
 export async function runSplitPhase(o: {
-  kafka: Kafka;
+  kafka: KafkaPort;
   serde: AvroSerde;
   store: TwoLevelMapStore;
   config: EdgestreamConfig;

@@ -1,4 +1,4 @@
-import { Partitioners, type Kafka } from 'kafkajs';
+import type { KafkaPort } from '../../streams/kafka/index.ts';
 import type { OnWidePartition } from '../../reads/index.ts';
 import { knownSchemas, type WidePartitionDetected } from '../../schemas/index.ts';
 import { subjectFor, type AvroSerde } from '../../streams/serde/index.ts';
@@ -25,10 +25,10 @@ export interface Detection {
  * inside a read), so the publish runs in the background; `flush` waits for
  * every publish and throws the first failure.
  */
-export async function createWidePublisher(o: { kafka: Kafka; serde: AvroSerde; prefix: string }) {
+export async function createWidePublisher(o: { kafka: KafkaPort; serde: AvroSerde; prefix: string }) {
   const topic = topicName(o.prefix, 'wide-partitions');
   const subject = subjectFor(topic, knownSchemas.WidePartitionDetected);
-  const producer = o.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+  const producer = o.kafka.producer();
   await producer.connect();
   const detections: Detection[] = [];
   const inFlight: Promise<void>[] = [];
@@ -36,7 +36,7 @@ export async function createWidePublisher(o: { kafka: Kafka; serde: AvroSerde; p
   const publish = async (event: WidePartitionDetected, d: Detection): Promise<void> => {
     try {
       const value = await o.serde.encode(subject, event);
-      await producer.send({ topic, acks: -1, messages: [{ key: `${event.namespace}\u0000${event.partition_id}`, value }] });
+      await producer.send({ topic, messages: [{ key: `${event.namespace}\u0000${event.partition_id}`, value }] });
       d.publishedAtMs = Date.now();
     } catch (e) {
       d.error = e instanceof Error ? e.message : String(e);

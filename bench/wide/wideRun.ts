@@ -8,6 +8,7 @@ import type { StackEndpoints } from '../../stack/endpoints.ts';
 import { registerSchemas, subjectFor } from '../../streams/serde/index.ts';
 import { ensureTopics, topicSchemas } from '../../streams/topics/index.ts';
 import { cleanUpBenchRun } from '../shared/benchCleanup.ts';
+import { kafkajsAdminPort } from '../../streams/kafka/kafkajs/index.ts';
 
 /**
  * One throwaway deployment for the wide bench: a fresh topic prefix
@@ -54,7 +55,7 @@ export async function createWideRun(deps: {
   };
 
   try {
-    const topics = await ensureTopics(deps.admin, config);
+    const topics = await ensureTopics(kafkajsAdminPort(deps.admin), config);
     const registered = await registerSchemas(deps.registry, schemas);
     store = await openStore(deps.endpoints, config);
     await store.init();

@@ -1,4 +1,4 @@
-import type { Kafka } from 'kafkajs';
+import type { KafkaPort } from '../../streams/kafka/index.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { HEADERS } from '../../streams/runtime/headers.ts';
 import { dlqTopicOf, topicName } from '../../streams/topics/index.ts';
@@ -22,7 +22,7 @@ const header = (headers: Record<string, unknown> | undefined, name: string): str
 };
 
 /** Lists the dead-letter queue with the reason each record was parked (like kafka-console-consumer --property print.headers=true). */
-export async function dlqCommand(kafka: Kafka, config: EdgestreamConfig, flags: RangeFlags & { json: boolean; limit?: number }): Promise<DlqEntry[]> {
+export async function dlqCommand(kafka: KafkaPort, config: EdgestreamConfig, flags: RangeFlags & { json: boolean; limit?: number }): Promise<DlqEntry[]> {
   const topic = topicName(config.topics.prefix, dlqTopicOf('edge-mutations'));
   const admin = kafka.admin();
   await admin.connect();

@@ -1,6 +1,6 @@
 import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import cassandra from 'cassandra-driver';
-import type { Kafka } from 'kafkajs';
+import type { KafkaPort } from '../../streams/kafka/index.ts';
 import { describeDrift, type ConfigDrift } from '../../schemas/config/configDrift.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { alterKeyspaceReplication, keyspaceDrift, readKeyspaceReplication } from '../../sinks/cassandra/index.ts';
@@ -12,7 +12,7 @@ import { checkConnections } from '../connectionCheck.ts';
 import { cassandraConnection } from '../openStore.ts';
 
 export interface InitDeps {
-  readonly kafka: Kafka;
+  readonly kafka: KafkaPort;
   readonly registry: SchemaRegistry;
   readonly store: () => Promise<TwoLevelMapStore>;
   readonly config: EdgestreamConfig;
@@ -66,7 +66,7 @@ export async function initCommand(deps: InitDeps): Promise<void> {
   say(`cassandra: keyspace ${deps.config.cassandra.keyspace}, namespaces ${store.namespaces.join(', ')}`);
 }
 
-async function topicFindings(admin: ReturnType<Kafka['admin']>, deps: InitDeps): Promise<Finding[]> {
+async function topicFindings(admin: ReturnType<KafkaPort['admin']>, deps: InitDeps): Promise<Finding[]> {
   const specs = topicSpecs(deps.config);
   const present = new Set(await admin.listTopics());
   const existing = specs.filter((s) => present.has(s.topic));

@@ -1,4 +1,4 @@
-import type { Admin } from 'kafkajs';
+import type { KafkaAdmin } from '../../streams/kafka/index.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
 
@@ -11,7 +11,7 @@ export interface GroupLag {
 }
 
 /** Lag of one consumer group on one topic (like kafka-consumer-groups --describe). */
-export async function groupLag(admin: Admin, group: string, topic: string): Promise<GroupLag> {
+export async function groupLag(admin: KafkaAdmin, group: string, topic: string): Promise<GroupLag> {
   const [watermarks, committedRows] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId: group, topics: [topic] })]);
   const committed = new Map((committedRows[0]?.partitions ?? []).map((p) => [p.partition, p.offset]));
   const partitions = watermarks
@@ -25,7 +25,7 @@ export async function groupLag(admin: Admin, group: string, topic: string): Prom
 }
 
 /** `edgestream lag`: consumer-group lag of every processor and the repair queue depth. */
-export async function lagCommand(admin: Admin, config: EdgestreamConfig, flags: { json: boolean }): Promise<GroupLag[]> {
+export async function lagCommand(admin: KafkaAdmin, config: EdgestreamConfig, flags: { json: boolean }): Promise<GroupLag[]> {
   const rows = await Promise.all(edgePipelineGroups(config).map((p) => groupLag(admin, p.group, p.topic)));
   if (flags.json) {
     console.log(JSON.stringify(rows));

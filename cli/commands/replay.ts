@@ -1,4 +1,4 @@
-import { Partitioners, type IHeaders, type Kafka, type Message } from 'kafkajs';
+import type { KafkaPort, ProducedRecord, RecordHeaders } from '../../streams/kafka/index.ts';
 import { describeResurrectionHorizon, resurrectionHorizonStartMicros, type EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { HEADERS } from '../../streams/runtime/headers.ts';
 import { dlqTopicOf, topicName } from '../../streams/topics/index.ts';
@@ -21,7 +21,7 @@ export const REPLAYED_FROM_HEADER = 'edgestream-replayed-from';
  * carries `edgestream-replay-forced`, which `--force` sets on every record it re-publishes.
  */
 export async function replayCommand(
-  kafka: Kafka,
+  kafka: KafkaPort,
   config: EdgestreamConfig,
   flags: RangeFlags & { dlq: boolean; topic?: string; dryRun: boolean; force?: boolean },
   eventTimeOf: (value: Buffer) => Promise<bigint | undefined>,
@@ -36,20 +36,20 @@ export async function replayCommand(
   await checkHorizon(kafka, config, source, ranges, eventTimeOf, nowMs, flags.force === true);
   console.error(`replaying ${total} record(s) from ${source} into ${target}${flags.dryRun ? ' (dry run)' : ''}`);
   if (flags.dryRun || total === 0) return 0;
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+  const producer = kafka.producer();
   await producer.connect();
   const progress = createProgress('replay', total);
-  let pending: Message[] = [];
+  let pending: ProducedRecord[] = [];
   const flush = async () => {
     if (pending.length === 0) return;
-    await producer.send({ topic: target, acks: -1, messages: pending });
+    await producer.send({ topic: target, messages: pending });
     progress.add(pending.length);
     pending = [];
   };
   try {
     await readTopicRange(kafka, source, ranges, async (partition, m) => {
       if (!m.value) return;
-      const headers: IHeaders = { [REPLAYED_FROM_HEADER]: `${source}/${partition}@${m.offset}`, ...(flags.force === true ? { [HEADERS.replayForced]: '1' } : {}) };
+      const headers: RecordHeaders = { [REPLAYED_FROM_HEADER]: `${source}/${partition}@${m.offset}`, ...(flags.force === true ? { [HEADERS.replayForced]: '1' } : {}) };
       pending.push({ key: m.key, value: m.value, headers });
       if (pending.length >= 500) await flush();
     });
@@ -68,7 +68,7 @@ export class ReplayRefusedError extends Error {
 }
 
 async function checkHorizon(
-  kafka: Kafka,
+  kafka: KafkaPort,
   config: EdgestreamConfig,
   source: string,
   ranges: readonly PartitionRange[],

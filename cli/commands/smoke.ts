@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Partitioners, type Consumer } from 'kafkajs';
+import type { KafkaConsumer } from '../../streams/kafka/index.ts';
 import { knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { createCassandraStore } from '../../sinks/cassandra/index.ts';
 import { createAvroSerde, registerSchemas } from '../../streams/serde/index.ts';
@@ -25,7 +25,7 @@ export async function smokeCommand(opts: { keepStack: boolean; config?: string |
   const topic = `edgestream.smoke.${runId}`;
   const keyspace = 'edgestream_smoke';
   const admin = kafka.admin();
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+  const producer = kafka.producer();
   const consumer = kafka.consumer({ groupId: `edgestream-smoke-${runId}` });
   const store = await createCassandraStore({
     contactPoints: [...stack.endpoints.cassandraContactPoints],
@@ -59,7 +59,7 @@ export async function smokeCommand(opts: { keepStack: boolean; config?: string |
     const serde = createAvroSerde({ registry });
     const bytes = await serde.encode(subject!.subject, event);
     await producer.connect();
-    const [meta] = await producer.send({ topic, acks: -1, messages: [{ key: event.src, value: bytes }] });
+    const [meta] = await producer.send({ topic, messages: [{ key: event.src, value: bytes }] });
     say(`published ${event.op} ${event.src} -> ${event.dst} (${bytes.length} bytes) at offset ${meta?.baseOffset}`);
 
     const decoded = await consumeOne(consumer, topic, (buf) => serde.decode(buf, knownSchemas.EdgeMutation));
@@ -81,13 +81,16 @@ export async function smokeCommand(opts: { keepStack: boolean; config?: string |
   }
 }
 
-async function consumeOne<T>(consumer: Consumer, topic: string, decode: (b: Buffer) => Promise<T>): Promise<T> {
+async function consumeOne<T>(consumer: KafkaConsumer, topic: string, decode: (b: Buffer) => Promise<T>): Promise<T> {
   await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.subscribe({ topics: [topic], fromBeginning: true });
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`smoke: nothing consumed from ${topic} within 30 s`)), 30_000);
     void consumer.run({
-      eachMessage: async ({ message }) => {
+      eachBatch: async ({ batch, resolveOffset }) => {
+        const [message] = batch.messages;
+        if (!message) return;
+        resolveOffset(message.offset);
         clearTimeout(timer);
         if (!message.value) return reject(new Error('smoke: consumed a message with no value'));
         decode(message.value).then(resolve, reject);

@@ -1,4 +1,4 @@
-import type { Admin } from 'kafkajs';
+import type { KafkaAdmin } from '../../streams/kafka/index.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import type { Recounter } from '../../streams/runtime/index.ts';
 import { edgePipelineGroups, type EdgePipelineStage } from '../../streams/topology/createEdgePipeline.ts';
@@ -20,7 +20,7 @@ export interface PipelineQuiet {
  * fan-out, repair, cascade or chain work is in flight) and, when given, the
  * recounter has finished a round, started after this wait began, that found no marks.
  */
-export async function waitForQuietPipeline(admin: Admin, config: EdgestreamConfig, o: { stages?: readonly EdgePipelineStage[]; recounter?: Recounter; maxMs: number; onBusy?: (text: string) => void }): Promise<PipelineQuiet> {
+export async function waitForQuietPipeline(admin: KafkaAdmin, config: EdgestreamConfig, o: { stages?: readonly EdgePipelineStage[]; recounter?: Recounter; maxMs: number; onBusy?: (text: string) => void }): Promise<PipelineQuiet> {
   const t0 = performance.now();
   const groups = edgePipelineGroups(config).filter((g) => o.stages === undefined || o.stages.includes(g.stage));
   const roundsAtStart = o.recounter?.stats().rounds ?? 0;

@@ -1,4 +1,4 @@
-import type { Kafka } from 'kafkajs';
+import type { KafkaPort } from '../../streams/kafka/index.ts';
 import { readTopicRange } from './readTopicRange.ts';
 import type { PartitionRange } from './resolveOffsetRange.ts';
 
@@ -18,7 +18,7 @@ export interface EventsPastHorizon {
  * nothing) and throws when it cannot tell (registry unavailable).
  */
 export async function findEventsPastHorizon(
-  kafka: Kafka,
+  kafka: KafkaPort,
   topic: string,
   ranges: readonly PartitionRange[],
   eventTimeOf: (value: Buffer) => Promise<bigint | undefined>,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kafka, KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord, KafkaPort } from '../../streams/kafka/index.ts';
 import type { PartitionRange } from './resolveOffsetRange.ts';
 
 /**
@@ -8,23 +8,21 @@ import type { PartitionRange } from './resolveOffsetRange.ts';
  * disturb any processor's offsets (like kafka-console-consumer without --group).
  */
 export async function readTopicRange(
-  kafka: Kafka,
+  kafka: KafkaPort,
   topic: string,
   ranges: readonly PartitionRange[],
-  onRecord: (partition: number, message: KafkaMessage) => Promise<void>,
+  onRecord: (partition: number, message: ConsumedRecord) => Promise<void>,
 ): Promise<number> {
   const pending = new Map(ranges.filter((r) => r.to > r.from).map((r) => [r.partition, r]));
   if (pending.size === 0) return 0;
-  const consumer = kafka.consumer({ groupId: `edgestream-cli-${randomUUID()}`, allowAutoTopicCreation: false });
+  const consumer = kafka.consumer({ groupId: `edgestream-cli-${randomUUID()}` });
   let count = 0;
   try {
     await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
     const done = new Promise<void>((resolve, reject) => {
       consumer
         .run({
-          autoCommit: false,
-          eachBatchAutoResolve: false,
           eachBatch: async ({ batch, resolveOffset, heartbeat }) => {
             const range = pending.get(batch.partition);
             if (!range) return;
@@ -47,7 +45,7 @@ export async function readTopicRange(
         })
         .catch(reject);
     });
-    consumer.on(consumer.events.GROUP_JOIN, () => {
+    consumer.onGroupJoin(() => {
       for (const r of pending.values()) consumer.seek({ topic, partition: r.partition, offset: r.from.toString() });
     });
     await done;

@@ -1,4 +1,4 @@
-import type { Admin } from 'kafkajs';
+import type { KafkaAdmin } from '../../streams/kafka/index.ts';
 import { parsePartitionOffsets, parseTimeFlag } from './parsePartitionOffsets.ts';
 
 /** Half-open offset range [from, to) of one partition. */
@@ -20,7 +20,7 @@ export interface RangeFlags {
  * holds now (the high watermark is snapshotted, so a range never chases new writes).
  * Offsets and times may be mixed; a time resolves to the first offset at or after it.
  */
-export async function resolveOffsetRange(admin: Admin, topic: string, flags: RangeFlags): Promise<PartitionRange[]> {
+export async function resolveOffsetRange(admin: KafkaAdmin, topic: string, flags: RangeFlags): Promise<PartitionRange[]> {
   const watermarks = await admin.fetchTopicOffsets(topic);
   const from = flags.fromOffset ? parsePartitionOffsets('--from-offset', flags.fromOffset) : undefined;
   const to = flags.toOffset ? parsePartitionOffsets('--to-offset', flags.toOffset) : undefined;
@@ -38,7 +38,7 @@ export async function resolveOffsetRange(admin: Admin, topic: string, flags: Ran
     .sort((a, b) => a.partition - b.partition);
 }
 
-async function offsetsAt(admin: Admin, topic: string, ms: number): Promise<Map<number, bigint>> {
+async function offsetsAt(admin: KafkaAdmin, topic: string, ms: number): Promise<Map<number, bigint>> {
   const rows = await admin.fetchTopicOffsetsByTimestamp(topic, ms);
   // -1 means "no record at or after that time": the end of the partition.
   const high = new Map((await admin.fetchTopicOffsets(topic)).map((w) => [w.partition, BigInt(w.high)]));

@@ -1,4 +1,4 @@
-import type { Admin } from 'kafkajs';
+import type { KafkaAdmin } from '../../streams/kafka/index.ts';
 import type { OffsetSnapshot } from './judgeToken.ts';
 
 export interface WatchedGroups {
@@ -22,7 +22,7 @@ function byPartition<R extends { readonly partition: number }>(rows: readonly R[
  * commits, the input end offsets and the repair commits at once, then the
  * repair end offsets.
  */
-export async function fetchOffsetSnapshot(admin: Admin, g: WatchedGroups): Promise<OffsetSnapshot> {
+export async function fetchOffsetSnapshot(admin: KafkaAdmin, g: WatchedGroups): Promise<OffsetSnapshot> {
   const [fanOut, inputEnds, repairCommits] = await Promise.all([
     admin.fetchOffsets({ groupId: g.fanOutGroup, topics: [g.inputTopic] }),
     admin.fetchTopicOffsets(g.inputTopic),

@@ -3,7 +3,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Kafka, logLevel, type KafkaConfig } from 'kafkajs';
+import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
+import type { KafkaSecurity } from '../clientSecurity.ts';
 import { findJava } from '../javaRuntime.ts';
 import { ensureClasspath } from '../mavenArtifacts.ts';
 import { StackError } from '../stackError.ts';
@@ -86,11 +87,12 @@ function randomClusterId(): string {
 }
 
 /** True once the broker at host:port answers (over `security`, if given) and its cluster has at least `brokers` brokers. */
-export async function kafkaAnswers(host: string, port: number, brokers = 1, security: Pick<KafkaConfig, 'ssl' | 'sasl'> = {}): Promise<boolean> {
+export async function kafkaAnswers(host: string, port: number, brokers = 1, security: KafkaSecurity = {}): Promise<boolean> {
   const admin = new Kafka({
     clientId: 'edgestream-stack-probe',
     brokers: [`${host}:${port}`],
-    ...security,
+    ...(security.ssl === undefined ? {} : { ssl: security.ssl }),
+    ...(security.sasl === undefined ? {} : { sasl: { ...security.sasl } as SASLOptions }),
     logLevel: logLevel.NOTHING,
     retry: { retries: 0 },
     connectionTimeout: 2_000,

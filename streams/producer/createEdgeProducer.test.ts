@@ -1,4 +1,5 @@
-import type { ICustomPartitioner, Kafka, Message, PartitionMetadata } from 'kafkajs';
+import { createKafkajsPort } from '../kafka/kafkajs/index.ts';
+import type { KafkaPort, ProducedRecord, ProducerOptions } from '../kafka/index.ts';
 import { describe, expect, it } from 'vitest';
 import { defaultEdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import type { EdgeMutation } from '../../schemas/index.ts';
@@ -8,30 +9,34 @@ import { createEdgeProducer } from './createEdgeProducer.ts';
 import { ProducerError } from './ProducerError.ts';
 
 /**
- * A kafkajs stand-in that records sends and, like a broker, appends each to a
- * 3-partition log (partitioned by the producer's own partitioner), answering
+ * A Kafka port stand-in that records sends and, like a broker, appends each to a
+ * 3-partition log (partitioned by the default partitioner, told to the producer), answering
  * with a base offset per partition; and a serde that "encodes" to JSON (bigint as string).
  */
 function setup(opts: { unackedOnce?: boolean } = {}) {
   let dropOne = opts.unackedOnce ?? false;
-  const sends: { topic: string; acks?: number; messages: Message[] }[] = [];
+  const sends: { topic: string; messages: readonly ProducedRecord[] }[] = [];
   const producerConfigs: unknown[] = [];
   let disconnected = false;
   const logEnd = [0, 0, 0];
-  const partitionMetadata = logEnd.map((_, partitionId) => ({ partitionId, leader: 0 }) as PartitionMetadata);
+  const { partitionForKey } = createKafkajsPort({ clientId: 'unit', brokers: ['localhost:1'] });
   const kafka = {
-    producer: (config: { createPartitioner: ICustomPartitioner }) => {
+    producer: (config: ProducerOptions = {}) => {
       producerConfigs.push(config);
-      const partitioner = config.createPartitioner();
+      const partitioner = ({ message }: { message: ProducedRecord }) => {
+        const partition = partitionForKey(String(message.key), logEnd.length);
+        config.onPartitioned?.(message, partition);
+        return partition;
+      };
       return {
         connect: async () => {},
         disconnect: async () => void (disconnected = true),
-        send: async (record: { topic: string; acks?: number; messages: Message[] }) => {
+        send: async (record: { topic: string; messages: readonly ProducedRecord[] }) => {
           sends.push(record);
           const counts = [0, 0, 0];
-          for (const message of record.messages) counts[partitioner({ topic: record.topic, partitionMetadata, message })]! += 1;
-          // kafkajs after a leader change: a partition that moved to a broker which already
-          // answered for this send is never re-sent, and the send resolves without it.
+          for (const message of record.messages) counts[partitioner({ message })]! += 1;
+          // kafkajs (the default adapter) after a leader change: a partition that moved to a broker
+          // which already answered for this send is never re-sent, and the send resolves without it.
           const skipped = dropOne ? counts.findIndex((n) => n > 0) : -1;
           dropOne = false;
           return counts.flatMap((n, partition) => {
@@ -43,7 +48,7 @@ function setup(opts: { unackedOnce?: boolean } = {}) {
         },
       };
     },
-  } as unknown as Kafka;
+  } as unknown as KafkaPort;
   const encoded: { subject: string; value: EdgeMutation }[] = [];
   const encodeAs = (subject: string) => (value: EdgeMutation) => {
     encoded.push({ subject, value });
@@ -69,12 +74,12 @@ async function rejection(p: Promise<unknown>): Promise<ProducerError> {
 }
 
 describe('createEdgeProducer', () => {
-  it('uses an idempotent producer with one request in flight and sends with acks=all to <prefix>edge-mutations', async () => {
+  it('uses one port producer (idempotent, acks=all by the port) and sends to <prefix>edge-mutations', async () => {
     const s = setup();
     await Promise.all([s.producer.addEdge({ type: 'follows', src: 'alice', dst: 'bob' }), s.producer.flush()]);
-    expect(s.producerConfigs[0]).toMatchObject({ idempotent: true, maxInFlightRequests: 1 });
+    expect(s.producerConfigs).toHaveLength(1);
     expect(s.sends).toHaveLength(1);
-    expect(s.sends[0]).toMatchObject({ topic: 'p.edge-mutations', acks: -1, messages: [{ key: 'alice' }] });
+    expect(s.sends[0]).toMatchObject({ topic: 'p.edge-mutations', messages: [{ key: 'alice' }] });
     expect(s.encoded[0]?.subject).toBe('p.edge-mutations-value');
   });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Partitioners, type ICustomPartitioner, type Kafka, type Message, type Producer } from 'kafkajs';
+import type { KafkaPort, KafkaProducer, ProducedRecord } from '../kafka/index.ts';
 import { LRUCache } from 'lru-cache';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { EdgeOp, knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
@@ -55,7 +55,7 @@ export interface EdgeProducer {
 }
 
 export interface EdgeProducerOptions {
-  readonly kafka: Kafka;
+  readonly kafka: KafkaPort;
   /** Encodes with the latest EdgeMutation schema registered under `<prefix>edge-mutations-value`. */
   readonly serde: AvroSerde;
   readonly config: EdgestreamConfig;
@@ -89,17 +89,9 @@ export function createEdgeProducer(opts: EdgeProducerOptions): EdgeProducer {
   const timeOfMutation = remembered > 0 ? new LRUCache<string, bigint>({ max: remembered }) : undefined;
   const topic = topicName(opts.config.topics.prefix, 'edge-mutations');
   const subject = subjectFor(topic, knownSchemas.EdgeMutation);
-  // The partition each message went to, as kafkajs' default partitioner chose it (the answer names offsets per partition).
-  const partitionOf = new WeakMap<Message, number>();
-  const recordingPartitioner: ICustomPartitioner = () => {
-    const choose = Partitioners.DefaultPartitioner();
-    return (args) => {
-      const partition = choose(args);
-      partitionOf.set(args.message, partition);
-      return partition;
-    };
-  };
-  const producer: Producer = opts.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: recordingPartitioner });
+  // The partition each message went to, as the default partitioner chose it (the answer names offsets per partition).
+  const partitionOf = new WeakMap<ProducedRecord, number>();
+  const producer: KafkaProducer = opts.kafka.producer({ onPartitioned: (record, partition) => partitionOf.set(record, partition) });
   let connected: Promise<void> | undefined;
   let closed: Promise<void> | undefined;
 
@@ -110,19 +102,19 @@ export function createEdgeProducer(opts: EdgeProducerOptions): EdgeProducer {
     });
     await connected;
     const coordinates: RecordCoordinates[] = new Array(messages.length);
-    let pending = messages.map((m, i) => ({ i, message: { key: m.key, value: m.value } as Message }));
+    let pending = messages.map((m, i) => ({ i, message: { key: m.key, value: m.value } as ProducedRecord }));
     // kafkajs resolves a send without the partitions whose leader moved to a broker that had
     // already answered for this send (it never re-sends them): those records are sent again,
     // as a new message each (the partitioner records it), a few times before giving up.
     for (let attempt = 1; pending.length > 0; attempt++) {
-      const metadata = await producer.send({ topic, acks: -1, messages: pending.map((p) => p.message) });
+      const metadata = await producer.send({ topic, messages: pending.map((p) => p.message) });
       const acked = new Set(metadata.filter((m) => m.topicName === topic && m.baseOffset !== undefined).map((m) => m.partition));
       const partitionOfPending = (p: (typeof pending)[number]) => partitionOf.get(p.message) ?? -1;
       const missing = pending.filter((p) => !acked.has(partitionOfPending(p)));
       if (missing.length > 0 && attempt >= UNACKED_RESENDS + 1) recordCoordinates(topic, missing.map(partitionOfPending), metadata); // throws naming the partition
       const done = pending.filter((p) => acked.has(partitionOfPending(p)));
       recordCoordinates(topic, done.map(partitionOfPending), metadata).forEach((c, j) => (coordinates[done[j]!.i] = c));
-      pending = missing.map((p) => ({ i: p.i, message: { key: p.message.key, value: p.message.value } as Message }));
+      pending = missing.map((p) => ({ i: p.i, message: { key: p.message.key, value: p.message.value } as ProducedRecord }));
     }
     return coordinates;
   };

@@ -1,4 +1,4 @@
-import type { Kafka } from 'kafkajs';
+import type { KafkaPort } from '../kafka/index.ts';
 import type { Logger } from 'pino';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { knownSchemas, type WidePartitionDetected } from '../../schemas/index.ts';
@@ -22,7 +22,7 @@ export interface WidePartitionPublisher {
  * `<prefix>wide-partitions`, keyed `namespace ␀ partition id` so the events of
  * one partition stay ordered. The read counters' cool-down keeps this rare.
  */
-export function createWidePartitionPublisher(opts: { kafka: Kafka; serde: AvroSerde; config: EdgestreamConfig; logger: Logger }): WidePartitionPublisher {
+export function createWidePartitionPublisher(opts: { kafka: KafkaPort; serde: AvroSerde; config: EdgestreamConfig; logger: Logger }): WidePartitionPublisher {
   const topic = topicName(opts.config.topics.prefix, 'wide-partitions');
   const producer = createRuntimeProducer(opts.kafka);
   const publisher = createKafkaPublisher(producer);

@@ -1,4 +1,4 @@
-import type { RecordMetadata } from 'kafkajs';
+import type { PartitionAck } from '../kafka/index.ts';
 
 /** Where Kafka appended one record: what a consistency token names. */
 export interface RecordCoordinates {
@@ -15,7 +15,7 @@ export interface RecordCoordinates {
  * message of a partition sits at base + i. `partitions[j]` is the partition
  * message j was sent to. Throws when the answer lacks a partition sent to.
  */
-export function recordCoordinates(topic: string, partitions: readonly number[], metadata: readonly RecordMetadata[]): RecordCoordinates[] {
+export function recordCoordinates(topic: string, partitions: readonly number[], metadata: readonly PartitionAck[]): RecordCoordinates[] {
   const base = new Map<number, bigint>();
   for (const m of metadata) {
     if (m.topicName === topic && m.baseOffset !== undefined) base.set(m.partition, BigInt(m.baseOffset));

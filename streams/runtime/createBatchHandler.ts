@@ -1,4 +1,4 @@
-import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
+import type { BatchPayload, ConsumedRecord } from '../kafka/index.ts';
 import type { Logger } from 'pino';
 import type { Clock } from './Clock.ts';
 import type { FailureRouter } from './failureRouter.ts';
@@ -8,15 +8,12 @@ import type { RuntimeMetrics } from './runtimeMetrics.ts';
 import { handOffAndCommit, noteBatchFailure } from './chunkHandOff.ts';
 import { runChunksPipelined, type ChunkPipelining } from './runChunksPipelined.ts';
 
-/** The part of kafkajs' eachBatch payload the handler uses (so unit tests can drive it). */
-export type BatchPayload = Pick<
-  EachBatchPayload,
-  'batch' | 'resolveOffset' | 'heartbeat' | 'pause' | 'commitOffsetsIfNecessary' | 'isRunning' | 'isStale'
->;
+/** What the handler gets per fetched batch: the Kafka port's (unit tests drive it with testing/fakeKafka). */
+export type { BatchPayload };
 
 export interface BatchHandlerOptions {
   /** Runs a chunk through the processor path (see runPipeline). */
-  readonly run: (source: ChunkSource, messages: readonly KafkaMessage[], heartbeat: () => Promise<void>) => Promise<RecordOutcome[]>;
+  readonly run: (source: ChunkSource, messages: readonly ConsumedRecord[], heartbeat: () => Promise<void>) => Promise<RecordOutcome[]>;
   readonly route: FailureRouter;
   readonly publisher: Publisher;
   readonly clock: Clock;
@@ -25,7 +22,7 @@ export interface BatchHandlerOptions {
   /** Records per pipeline run; the offset is committed after each chunk. */
   readonly maxRecordsPerChunk: number;
   /** When a record may be processed (ms); absent means at once. */
-  readonly dueAtMs?: (message: KafkaMessage) => number;
+  readonly dueAtMs?: (message: ConsumedRecord) => number;
   readonly pauser: PartitionPauser;
   /** Overlapped chunks of one partition (see runChunksPipelined); absent or with `dueAtMs`: one chunk at a time. */
   readonly pipelining?: ChunkPipelining;
@@ -78,7 +75,7 @@ async function settleChunk(
   opts: BatchHandlerOptions,
   payload: BatchPayload,
   source: ChunkSource,
-  fullChunk: readonly KafkaMessage[],
+  fullChunk: readonly ConsumedRecord[],
 ): Promise<{ count: number; deferUntilMs?: number }> {
   const heartbeat = () => payload.heartbeat();
   let all: RecordOutcome[];
@@ -99,15 +96,15 @@ async function settleChunk(
 
 /** The next run of due records, at most `max`; stops at the first record that is not due yet. */
 export function takeDueChunk(
-  messages: readonly KafkaMessage[],
+  messages: readonly ConsumedRecord[],
   from: number,
   max: number,
-  dueAtMs: ((m: KafkaMessage) => number) | undefined,
+  dueAtMs: ((m: ConsumedRecord) => number) | undefined,
   nowMs: number,
-): { chunk: KafkaMessage[]; waitUntilMs?: number } {
-  const chunk: KafkaMessage[] = [];
+): { chunk: ConsumedRecord[]; waitUntilMs?: number } {
+  const chunk: ConsumedRecord[] = [];
   for (let i = from; i < messages.length && chunk.length < max; i++) {
-    const m = messages[i] as KafkaMessage;
+    const m = messages[i] as ConsumedRecord;
     const due = dueAtMs?.(m);
     if (due !== undefined && due > nowMs) return { chunk, waitUntilMs: due };
     chunk.push(m);

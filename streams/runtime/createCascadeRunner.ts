@@ -1,4 +1,4 @@
-import type { Kafka, KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord, KafkaPort } from '../kafka/index.ts';
 import type { Logger } from 'pino';
 import type { LogicalTopic } from '../../processors/index.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
@@ -24,7 +24,7 @@ import { createRuntimeMetrics, type RuntimeMetrics } from './runtimeMetrics.ts';
 import { resolveTuning, retryPolicyOf, type RuntimeTuning } from './runtimeTuning.ts';
 
 export interface CascadeRunnerOptions<E> {
-  readonly kafka: Kafka;
+  readonly kafka: KafkaPort;
   readonly serde: AvroSerde;
   readonly store: TwoLevelMapStore;
   readonly schema: KnownSchema<E>;
@@ -142,7 +142,7 @@ export interface CascadeDeps<E> {
 export async function runCascades<E>(
   ctx: CascadeDeps<E>,
   source: ChunkSource,
-  messages: readonly KafkaMessage[],
+  messages: readonly ConsumedRecord[],
   heartbeat: () => Promise<void>,
 ): Promise<RecordOutcome[]> {
   const outcomes: RecordOutcome[] = [];
@@ -173,7 +173,7 @@ export async function runCascades<E>(
   return outcomes;
 }
 
-async function decodeOrSkip<E>(ctx: CascadeDeps<E>, message: KafkaMessage): Promise<E | undefined> {
+async function decodeOrSkip<E>(ctx: CascadeDeps<E>, message: ConsumedRecord): Promise<E | undefined> {
   if (message.value === null) return undefined;
   let event: E;
   try {
@@ -200,7 +200,7 @@ async function considerCascade<E>(
   ctx: CascadeDeps<E>,
   event: E,
   plan: CascadePlan,
-  record: ChunkSource & { readonly message: KafkaMessage },
+  record: ChunkSource & { readonly message: ConsumedRecord },
   heartbeat: () => Promise<void>,
   logFields: Record<string, unknown>,
 ): Promise<RecordOutcome> {
@@ -252,7 +252,7 @@ async function considerCascade<E>(
 function awaitUpstream<E>(
   ctx: CascadeDeps<E>,
   gate: Extract<CascadeGate, { kind: 'absent' }>,
-  record: ChunkSource & { readonly message: KafkaMessage },
+  record: ChunkSource & { readonly message: ConsumedRecord },
   upstreamOffset: bigint | undefined,
   logFields: Record<string, unknown>,
 ): RecordOutcome {

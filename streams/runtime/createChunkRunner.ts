@@ -1,4 +1,4 @@
-import type { Kafka, KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord, KafkaPort } from '../kafka/index.ts';
 import type { Logger } from 'pino';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import type { Clock } from './Clock.ts';
@@ -13,7 +13,7 @@ import type { RuntimeMetrics } from './runtimeMetrics.ts';
 import { consumerLoopSettings, type RuntimeTuning } from './runtimeTuning.ts';
 
 export interface ChunkRunnerOptions {
-  readonly kafka: Kafka;
+  readonly kafka: KafkaPort;
   readonly config: EdgestreamConfig;
   readonly tuning: RuntimeTuning;
   readonly clock: Clock;
@@ -22,7 +22,7 @@ export interface ChunkRunnerOptions {
   readonly groupId: string;
   readonly topic: string;
   readonly route: FailureRouter;
-  readonly dueAtMs?: (message: KafkaMessage) => number;
+  readonly dueAtMs?: (message: ConsumedRecord) => number;
   /** See BatchHandlerOptions.pipelining. */
   readonly pipelining?: ChunkPipelining;
   /** The runner's chunk logic, given the publisher its emits share with the repair/DLQ hand-off. */

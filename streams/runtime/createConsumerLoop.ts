@@ -1,4 +1,4 @@
-import type { Consumer, Kafka, Producer } from 'kafkajs';
+import type { KafkaConsumer, KafkaPort, KafkaProducer } from '../kafka/index.ts';
 import type { Logger } from 'pino';
 import type { BatchPayload } from './createBatchHandler.ts';
 import type { PartitionPauser } from './partitionPauser.ts';
@@ -22,10 +22,10 @@ export interface Runner {
 }
 
 export interface ConsumerLoopOptions {
-  readonly kafka: Kafka;
+  readonly kafka: KafkaPort;
   readonly groupId: string;
   readonly topic: string;
-  readonly producer: Producer;
+  readonly producer: KafkaProducer;
   readonly handler: (payload: BatchPayload) => Promise<void>;
   readonly logger: Logger;
   readonly metrics: RuntimeMetrics;
@@ -41,10 +41,10 @@ export interface ConsumerLoopOptions {
   readonly onAssignment?: () => void;
 }
 
-/** Wires a batch handler into a kafkajs consumer group with manual commits. */
+/** Wires a batch handler into a Kafka consumer group with manual commits. */
 export function createConsumerLoop(opts: ConsumerLoopOptions): Runner {
   const { logger, metrics } = opts;
-  let consumer: Consumer | undefined;
+  let consumer: KafkaConsumer | undefined;
   let progressTimer: NodeJS.Timeout | undefined;
   let state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
   let settle!: { resolve: () => void; reject: (e: unknown) => void };
@@ -86,32 +86,27 @@ export function createConsumerLoop(opts: ConsumerLoopOptions): Runner {
       const c = opts.kafka.consumer({
         groupId: opts.groupId,
         maxBytesPerPartition: opts.maxBytesPerPartition,
-        sessionTimeout: opts.sessionTimeoutMs,
-        maxWaitTimeInMs: opts.maxWaitTimeMs,
-        allowAutoTopicCreation: false,
+        sessionTimeoutMs: opts.sessionTimeoutMs,
+        maxWaitTimeMs: opts.maxWaitTimeMs,
       });
       consumer = c;
-      if (opts.onAssignment) c.on(c.events.GROUP_JOIN, opts.onAssignment);
-      c.on(c.events.CRASH, ({ payload }) => {
-        if (payload.restart) {
-          logger.warn({ group: opts.groupId, err: payload.error }, 'consumer crashed; kafkajs restarts it');
+      const onAssignment = opts.onAssignment;
+      if (onAssignment) c.onGroupJoin(() => onAssignment());
+      c.onCrash(({ error, restart }) => {
+        if (restart) {
+          logger.warn({ group: opts.groupId, err: error }, 'consumer crashed; the client restarts it');
           return;
         }
-        logger.fatal({ group: opts.groupId, err: payload.error }, 'consumer crashed for good');
+        logger.fatal({ group: opts.groupId, err: error }, 'consumer crashed for good');
         clearInterval(progressTimer);
         state = 'stopped';
         void opts.producer.disconnect().catch(() => {});
-        settle.reject(new Error(`consumer group ${opts.groupId} stopped: ${describeError(payload.error)}`, { cause: payload.error }));
+        settle.reject(new Error(`consumer group ${opts.groupId} stopped: ${describeError(error)}`, { cause: error }));
       });
       await opts.producer.connect();
       await c.connect();
       await c.subscribe({ topics: [opts.topic], fromBeginning: opts.fromBeginning });
-      await c.run({
-        autoCommit: false,
-        eachBatchAutoResolve: false,
-        partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently,
-        eachBatch: opts.handler,
-      });
+      await c.run({ partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently, eachBatch: opts.handler });
       progressTimer = setInterval(logProgress, opts.progressIntervalMs);
       progressTimer.unref();
       logger.info({ group: opts.groupId, topic: opts.topic }, 'consuming');

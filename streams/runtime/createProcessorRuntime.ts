@@ -1,4 +1,4 @@
-import type { Kafka, KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord, KafkaPort } from '../kafka/index.ts';
 import type { Logger } from 'pino';
 import type { EventProcessor, LogicalTopic } from '../../processors/index.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
@@ -26,7 +26,7 @@ import { createRuntimeMetrics } from './runtimeMetrics.ts';
 import { resolveTuning, retryPolicyOf, type RuntimeTuning } from './runtimeTuning.ts';
 
 export interface ProcessorRuntimeOptions<E> {
-  readonly kafka: Kafka;
+  readonly kafka: KafkaPort;
   readonly serde: AvroSerde;
   /** The store the processor's reads and writes go to; the runtime does not close it. */
   readonly store: TwoLevelMapStore;
@@ -102,7 +102,7 @@ interface RunnerSpec {
   readonly topic: string;
   readonly component: string;
   readonly route: FailureRouter;
-  readonly dueAtMs?: (message: KafkaMessage) => number;
+  readonly dueAtMs?: (message: ConsumedRecord) => number;
   /** The input's runner: records go to their routing key's partition, whose consumer is the key's sole writer (pipelineTypes `partitionOfKey`). */
   readonly routesByKey?: boolean;
   /** The repair runner's: it re-runs events the input runner accepted (pipelineTypes `repairRunner`). */

@@ -1,13 +1,12 @@
 import { EventEmitter } from 'node:events';
-import type { Kafka } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
+import type { ConsumerCrash, KafkaPort } from '../kafka/index.ts';
 import { createShardOwnership } from './createShardOwnership.ts';
+import { fakeKafkaPort } from './testing/fakeKafka.ts';
 import { silentLogger } from './testing/silentLogger.ts';
 
-const EVENTS = { REBALANCING: 'rebalancing', GROUP_JOIN: 'group_join', CRASH: 'crash' } as const;
-
 /**
- * The parts of kafkajs's consumer contract the ownership relies on: run()
+ * The parts of the consumer contract (kafkajs's, through the port) the ownership relies on: run()
  * returns once the first start ends, even when that start crashed; a crash
  * drops the group (pause() then throws) and a restart builds a new, unpaused
  * one that announces itself with GROUP_JOIN.
@@ -20,17 +19,15 @@ function fakeKafka(opts: { firstStartCrashes: boolean }) {
   const join = (partitions: number[]) => {
     group = { paused: new Set() };
     groups.push(group);
-    emitter.emit(EVENTS.GROUP_JOIN, { payload: { memberAssignment: { marks: partitions } } });
+    emitter.emit('join', { marks: partitions });
   };
   const consumer = {
-    events: EVENTS,
-    on: (event: string, listener: (e: unknown) => void) => emitter.on(event, listener),
-    connect: async () => {},
-    subscribe: async () => {},
-    disconnect: async () => {},
+    onGroupJoin: (listener: (assignment: Record<string, number[]>) => void) => void emitter.on('join', listener),
+    onRebalancing: (listener: () => void) => void emitter.on('rebalancing', listener),
+    onCrash: (listener: (crash: ConsumerCrash) => void) => void emitter.on('crash', listener),
     run: async () => {
       if (!opts.firstStartCrashes) return join([0, 2]);
-      emitter.emit(EVENTS.CRASH, { payload: { error: new Error('The coordinator is not available'), restart: true } });
+      emitter.emit('crash', { error: new Error('The coordinator is not available'), restart: true });
       restarted = new Promise((resolve) => setTimeout(() => resolve(join([1])), 5));
     },
     pause: (topics: { topic: string }[]) => {
@@ -38,14 +35,14 @@ function fakeKafka(opts: { firstStartCrashes: boolean }) {
       for (const t of topics) group.paused.add(t.topic);
     },
   };
-  const kafka = {
-    admin: () => ({ connect: async () => {}, disconnect: async () => {}, fetchTopicOffsets: async () => [0, 1, 2, 3].map((partition) => ({ partition })) }),
+  const kafka = fakeKafkaPort({
+    admin: { fetchTopicOffsets: async () => [0, 1, 2, 3].map((partition) => ({ partition, low: '0', high: '0' })) },
     consumer: () => consumer,
-  } as unknown as Kafka;
+  });
   return { kafka, groups, restarted: () => restarted };
 }
 
-const options = (kafka: Kafka) => ({ kafka, groupId: 'g', topic: 'marks', markPartitions: ['s0', 's1', 's2', 's3', 's4'], logger: silentLogger, sessionTimeoutMs: 10_000 });
+const options = (kafka: KafkaPort) => ({ kafka, groupId: 'g', topic: 'marks', markPartitions: ['s0', 's1', 's2', 's3', 's4'], logger: silentLogger, sessionTimeoutMs: 10_000 });
 
 describe('createShardOwnership', () => {
   it('owns the mark partitions whose Kafka partition the group assigns, with the topic paused', async () => {

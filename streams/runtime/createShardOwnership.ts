@@ -1,9 +1,9 @@
-import type { Consumer, Kafka } from 'kafkajs';
+import type { KafkaConsumer, KafkaPort } from '../kafka/index.ts';
 import type { Logger } from 'pino';
 import type { MarkPartitionOwner } from './createRecounter.ts';
 
 export interface ShardOwnershipOptions {
-  readonly kafka: Kafka;
+  readonly kafka: KafkaPort;
   /** The group every recounter instance joins, e.g. `<prefix>recounter`. */
   readonly groupId: string;
   /** A topic whose partitions the group divides (never fetched: it stays paused). */
@@ -35,7 +35,7 @@ export function createShardOwnership(opts: ShardOwnershipOptions): ShardOwnershi
   const logger = opts.logger.child({ component: 'recount-ownership', group: opts.groupId });
   let assigned: ReadonlySet<number> = new Set();
   let topicPartitions = 0;
-  let consumer: Consumer | undefined;
+  let consumer: KafkaConsumer | undefined;
   const index = new Map(opts.markPartitions.map((p, i) => [p, i]));
   const owns = (partition: string): boolean => {
     const i = index.get(partition);
@@ -53,27 +53,27 @@ export function createShardOwnership(opts: ShardOwnershipOptions): ShardOwnershi
       } finally {
         await admin.disconnect();
       }
-      const c = opts.kafka.consumer({ groupId: opts.groupId, sessionTimeout: opts.sessionTimeoutMs, maxWaitTimeInMs: 1_000, allowAutoTopicCreation: false });
+      const c = opts.kafka.consumer({ groupId: opts.groupId, sessionTimeoutMs: opts.sessionTimeoutMs, maxWaitTimeMs: 1_000 });
       consumer = c;
-      c.on(c.events.REBALANCING, () => {
+      c.onRebalancing(() => {
         assigned = new Set();
       });
-      c.on(c.events.GROUP_JOIN, ({ payload }) => {
+      c.onGroupJoin((assignment) => {
         // Paused on every join, not once after run(): kafkajs rebuilds its group after
         // a crash (a first join that fails does so before run() returns), and the new
         // group would fetch, or pause() would throw because no group exists yet.
         c.pause([{ topic: opts.topic }]);
-        assigned = new Set(payload.memberAssignment[opts.topic] ?? []);
+        assigned = new Set(assignment[opts.topic] ?? []);
         const owned = opts.markPartitions.filter(owns);
         logger.info({ kafka_partitions: [...assigned], owned }, 'recount shards assigned');
       });
-      c.on(c.events.CRASH, ({ payload }) => {
+      c.onCrash(({ error, restart }) => {
         assigned = new Set();
-        logger.warn({ err: payload.error, restart: payload.restart }, 'recount ownership consumer crashed; owning nothing until it rejoins');
+        logger.warn({ err: error, restart }, 'recount ownership consumer crashed; owning nothing until it rejoins');
       });
       await c.connect();
       await c.subscribe({ topics: [opts.topic], fromBeginning: false });
-      await c.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: async () => {} });
+      await c.run({ eachBatch: async () => {} });
     },
     async stop() {
       assigned = new Set();

@@ -1,4 +1,4 @@
-import type { KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord } from '../kafka/index.ts';
 import { describe, expect, it } from 'vitest';
 import { decodeStage } from './decodeStage.ts';
 import { HEADERS } from './headers.ts';
@@ -12,7 +12,7 @@ interface Ev {
 }
 
 /** Runs decodeStage over records with the given headers, recording what the validator was told. */
-async function contexts(records: { id: string; headers?: KafkaMessage['headers'] }[], repairRunner?: boolean): Promise<Record<string, ValidationContext>> {
+async function contexts(records: { id: string; headers?: ConsumedRecord['headers'] }[], repairRunner?: boolean): Promise<Record<string, ValidationContext>> {
   const seen: Record<string, ValidationContext> = {};
   const deps = {
     decode: async (value: Buffer) => ({ mutation_id: value.toString() }),
@@ -25,7 +25,7 @@ async function contexts(records: { id: string; headers?: KafkaMessage['headers']
     mutationIdOf: defaultMutationIdOf,
     ...(repairRunner === undefined ? {} : { repairRunner }),
   } as unknown as PipelineDeps<Ev>;
-  const slots: Slot<Ev>[] = records.map((r, i) => ({ message: { offset: String(i), key: null, value: Buffer.from(r.id), headers: r.headers ?? {} } as KafkaMessage }));
+  const slots: Slot<Ev>[] = records.map((r, i) => ({ message: { offset: String(i), key: null, value: Buffer.from(r.id), headers: r.headers ?? {} } as ConsumedRecord }));
   await decodeStage(deps, { topic: 't', partition: 0 }, slots);
   return seen;
 }

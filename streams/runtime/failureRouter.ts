@@ -1,11 +1,11 @@
-import type { KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord } from '../kafka/index.ts';
 import type { LogicalTopic } from '../../processors/index.ts';
 import { dlqTopicOf, repairTopicOf, topicName } from '../topics/index.ts';
 import { dlqHeaders, readRepairState, repairHeaders, type RecordSource } from './headers.ts';
 import type { OutRecord, RecordOutcome } from './pipelineTypes.ts';
 
 /** Turns a failed record into the record that makes its failure durable (repair or DLQ), or undefined when it is done. */
-export type FailureRouter = (message: KafkaMessage, source: RecordSource, outcome: RecordOutcome, nowMs: number) => OutRecord | undefined;
+export type FailureRouter = (message: ConsumedRecord, source: RecordSource, outcome: RecordOutcome, nowMs: number) => OutRecord | undefined;
 
 export interface FailureTopics {
   readonly repairTopic: string;
@@ -63,7 +63,7 @@ export function repairFailureRouter({ repairTopic, dlqTopic, maxAttempts }: Fail
 /** The record that hands an event to the repair topic: its routing key (else the original key), original bytes and headers, plus the repair state. */
 function toRepair(
   repairTopic: string,
-  message: KafkaMessage,
+  message: ConsumedRecord,
   source: RecordSource,
   outcome: Extract<RecordOutcome, { kind: 'repair' }>,
   state: { readonly attempt: number; readonly firstFailureAtMs: number },
@@ -80,7 +80,7 @@ function toRepair(
 
 function toDlq(
   dlqTopic: string,
-  message: KafkaMessage,
+  message: ConsumedRecord,
   source: RecordSource,
   outcome: Extract<RecordOutcome, { kind: 'dead-letter' }>,
   nowMs: number,

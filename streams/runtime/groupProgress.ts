@@ -1,4 +1,4 @@
-import type { Admin, Kafka } from 'kafkajs';
+import type { KafkaAdmin, KafkaPort } from '../kafka/index.ts';
 
 /** How far another consumer group got: its committed offsets (the next offset it will consume). */
 export interface GroupProgress {
@@ -9,8 +9,8 @@ export interface GroupProgress {
 }
 
 /** GroupProgress through the Kafka admin client (connected on first use). */
-export function createGroupProgress(kafka: Kafka, groupId: string): GroupProgress {
-  let admin: Promise<Admin> | undefined;
+export function createGroupProgress(kafka: KafkaPort, groupId: string): GroupProgress {
+  let admin: Promise<KafkaAdmin> | undefined;
   const connected = () => {
     admin ??= (async () => {
       const a = kafka.admin();

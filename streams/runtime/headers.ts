@@ -1,4 +1,4 @@
-import type { IHeaders } from 'kafkajs';
+import type { RecordHeaders } from '../kafka/index.ts';
 
 /** Header names the runtime writes; values are UTF-8 strings. */
 export const HEADERS = {
@@ -66,19 +66,19 @@ export interface RepairState {
 }
 
 /** The header value as a string (kafkajs hands headers over as Buffers). */
-export function headerString(headers: IHeaders | undefined, name: string): string | undefined {
+export function headerString(headers: RecordHeaders | undefined, name: string): string | undefined {
   const raw = headers?.[name];
   const one = Array.isArray(raw) ? raw[raw.length - 1] : raw;
   return one === undefined ? undefined : one.toString();
 }
 
 /** Whether a record was re-published by `edgestream replay --force` (ValidationContext `replayForced`). */
-export function isReplayForced(headers: IHeaders | undefined): boolean {
+export function isReplayForced(headers: RecordHeaders | undefined): boolean {
   return headerString(headers, HEADERS.replayForced) === '1';
 }
 
 /** Reads the repair state a record carries; a missing or malformed attempt counts as 0 (never repaired). */
-export function readRepairState(headers: IHeaders | undefined): RepairState {
+export function readRepairState(headers: RecordHeaders | undefined): RepairState {
   const attempt = Number(headerString(headers, HEADERS.attempt) ?? '0');
   const first = Number(headerString(headers, HEADERS.firstFailureAt) ?? 'NaN');
   return {
@@ -96,7 +96,7 @@ export function truncateError(text: string): string {
  * failure (kept across attempts), and this attempt's number and error.
  */
 export function repairHeaders(
-  original: IHeaders | undefined,
+  original: RecordHeaders | undefined,
   args: {
     readonly attempt: number;
     readonly firstFailureAtMs: number;
@@ -104,7 +104,7 @@ export function repairHeaders(
     readonly error: string;
     readonly source: RecordSource;
   },
-): IHeaders {
+): RecordHeaders {
   const keepsSource = headerString(original, HEADERS.sourceTopic) !== undefined;
   return {
     ...copyHeaders(original),
@@ -124,10 +124,10 @@ export function repairHeaders(
 
 /** Headers of a DLQ record: the original headers plus the reason and the record it came from. */
 export function dlqHeaders(
-  original: IHeaders | undefined,
+  original: RecordHeaders | undefined,
   args: { readonly reason: DlqReason; readonly error: string; readonly field?: string; readonly source: RecordSource },
-): IHeaders {
-  const headers: IHeaders = {
+): RecordHeaders {
+  const headers: RecordHeaders = {
     ...copyHeaders(original),
     [HEADERS.dlqReason]: args.reason,
     [HEADERS.dlqError]: truncateError(args.error),
@@ -141,6 +141,6 @@ export function dlqHeaders(
 }
 
 /** A shallow copy; header values are never mutated, only replaced. */
-function copyHeaders(original: IHeaders | undefined): IHeaders {
+function copyHeaders(original: RecordHeaders | undefined): RecordHeaders {
   return { ...(original ?? {}) };
 }

@@ -1,33 +1,31 @@
-import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
+import type { KafkaPort, KafkaProducer, ProducedRecord } from '../kafka/index.ts';
 import type { OutRecord, Publisher } from './pipelineTypes.ts';
 
 /**
- * The runtime's producer: idempotent (no duplicates from the producer's own
- * retries), acks=all, one request in flight (what kafkajs requires for
- * idempotence), Java-compatible murmur2 partitioning so a key lands where a
- * Java producer would put it.
+ * The runtime's producer: the port's (idempotent, acks=all, Java-compatible murmur2
+ * partitioning so a key lands where a Java producer would put it).
  */
-export function createRuntimeProducer(kafka: Kafka): Producer {
-  return kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+export function createRuntimeProducer(kafka: KafkaPort): KafkaProducer {
+  return kafka.producer();
 }
 
-/** A Publisher over a kafkajs producer: one `sendBatch` per call, acks=all. */
-export function createKafkaPublisher(producer: Pick<Producer, 'sendBatch'>): Publisher {
+/** A Publisher over a Kafka producer: one `sendBatch` per call, acks=all. */
+export function createKafkaPublisher(producer: Pick<KafkaProducer, 'sendBatch'>): Publisher {
   return {
     async publish(records) {
       if (records.length === 0) return;
-      const byTopic = new Map<string, Message[]>();
+      const byTopic = new Map<string, ProducedRecord[]>();
       for (const r of records) {
         let messages = byTopic.get(r.topic);
         if (messages === undefined) byTopic.set(r.topic, (messages = []));
         messages.push(toMessage(r));
       }
-      await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+      await producer.sendBatch({ topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
     },
   };
 }
 
-function toMessage(r: OutRecord): Message {
+function toMessage(r: OutRecord): ProducedRecord {
   return {
     key: r.key,
     value: r.value,

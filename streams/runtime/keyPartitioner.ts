@@ -1,4 +1,4 @@
-import { Partitioners, type Kafka } from 'kafkajs';
+import type { KafkaPort } from '../kafka/index.ts';
 
 /** The input partition a record keyed by `key` goes to, as every producer using Kafka's default partitioner picks it. */
 export type KeyPartitioner = (key: string) => Promise<number>;
@@ -12,9 +12,8 @@ const PARTITION_COUNT_TTL_MS = 60_000;
  * librdkafka's `murmur2_random`) over `topic`'s partition count, fetched with
  * an admin client and kept for a minute.
  */
-export function createKeyPartitioner(kafka: Kafka, topic: string, nowMs: () => number = Date.now): KeyPartitioner {
-  const choose = Partitioners.DefaultPartitioner();
-  let metadata: { readonly partitionMetadata: { partitionId: number; leader: number }[]; readonly fetchedAt: number } | undefined;
+export function createKeyPartitioner(kafka: KafkaPort, topic: string, nowMs: () => number = Date.now): KeyPartitioner {
+  let known: { readonly count: number; readonly fetchedAt: number } | undefined;
   let fetching: Promise<void> | undefined;
 
   async function fetchCount(): Promise<void> {
@@ -24,18 +23,17 @@ export function createKeyPartitioner(kafka: Kafka, topic: string, nowMs: () => n
       const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
       const count = topics[0]?.partitions.length ?? 0;
       if (count === 0) throw new Error(`topic ${topic} has no partitions in its metadata`);
-      metadata = { partitionMetadata: Array.from({ length: count }, (_, i) => ({ partitionId: i, leader: 0 })), fetchedAt: nowMs() };
+      known = { count, fetchedAt: nowMs() };
     } finally {
       await admin.disconnect();
     }
   }
 
   return async (key) => {
-    if (metadata === undefined || nowMs() - metadata.fetchedAt > PARTITION_COUNT_TTL_MS) {
+    if (known === undefined || nowMs() - known.fetchedAt > PARTITION_COUNT_TTL_MS) {
       fetching ??= fetchCount().finally(() => (fetching = undefined));
       await fetching;
     }
-    const { partitionMetadata } = metadata as NonNullable<typeof metadata>;
-    return choose({ topic, partitionMetadata: partitionMetadata as never, message: { key, value: null } });
+    return kafka.partitionForKey(key, (known as NonNullable<typeof known>).count);
   };
 }

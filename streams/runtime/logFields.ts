@@ -1,8 +1,8 @@
-import type { KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord } from '../kafka/index.ts';
 import type { ChunkSource, PipelineDeps, Slot } from './pipelineTypes.ts';
 
 /** The fields every per-event log line carries: topic, partition, offset and (once decoded) mutation_id. */
-export function eventLogFields<E>(source: ChunkSource, slot: Slot<E> | { readonly message: KafkaMessage; readonly event?: E }, deps?: Pick<PipelineDeps<E>, 'mutationIdOf'>): Record<string, unknown> {
+export function eventLogFields<E>(source: ChunkSource, slot: Slot<E> | { readonly message: ConsumedRecord; readonly event?: E }, deps?: Pick<PipelineDeps<E>, 'mutationIdOf'>): Record<string, unknown> {
   const mutationId = slot.event !== undefined && deps ? deps.mutationIdOf(slot.event) : undefined;
   return {
     topic: source.topic,

@@ -1,4 +1,4 @@
-import type { IHeaders, KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord, RecordHeaders } from '../kafka/index.ts';
 import type { Logger } from 'pino';
 import type { Emit, EventProcessor, ProcessorOutput, ReadRequest } from '../../processors/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
@@ -57,7 +57,7 @@ export interface OutRecord {
   readonly topic: string;
   readonly key: Buffer | string | null;
   readonly value: Buffer | null;
-  readonly headers?: IHeaders;
+  readonly headers?: RecordHeaders;
   /** CreateTime in ms; the repair runner measures its back-off from it. */
   readonly timestamp?: string;
 }
@@ -98,8 +98,8 @@ export interface PipelineDeps<E> {
   readonly repairRunner?: boolean;
 }
 
-/** A consumed record as the runtime's chunk logic sees it (the client's type lives here only, for the Kafka port to come). */
-export type ConsumedRecord = KafkaMessage;
+/** A consumed record as the runtime's chunk logic sees it: the Kafka port's. */
+export type { ConsumedRecord };
 
 /** One record's working state while a chunk runs through the pipeline. */
 export interface Slot<E> {

@@ -1,15 +1,13 @@
-import type { Kafka } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { createRepairWatch } from './repairWatch.ts';
+import { fakeKafkaPort } from './testing/fakeKafka.ts';
 
 /** The admin calls the watch makes, answered from `offsets` (a unit fake of pure bookkeeping; the real topic is in test/integration). */
 function fakeKafka(offsets: { committed: Map<number, string>; high: Map<number, string> }) {
   let checks = 0;
   let gate: Promise<void> | undefined;
-  const kafka = {
-    admin: () => ({
-      connect: async () => undefined,
-      disconnect: async () => undefined,
+  const kafka = fakeKafkaPort({
+    admin: {
       fetchOffsets: async () => [{ topic: 'r', partitions: [...offsets.committed].map(([partition, offset]) => ({ partition, offset })) }],
       fetchTopicOffsets: async () => {
         checks++;
@@ -17,8 +15,8 @@ function fakeKafka(offsets: { committed: Map<number, string>; high: Map<number, 
         await gate;
         return answer;
       },
-    }),
-  } as unknown as Kafka;
+    },
+  });
   /** Holds the answers of checks started from now on until the returned function is called. */
   const hold = (): (() => void) => {
     let release!: () => void;

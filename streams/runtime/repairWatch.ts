@@ -1,4 +1,4 @@
-import type { Kafka } from 'kafkajs';
+import type { KafkaPort } from '../kafka/index.ts';
 
 /** Whether a partition's repair records are all committed by the repair group; kept up to date cheaply. */
 export interface RepairWatch {
@@ -29,7 +29,7 @@ const RECHECK_MS = 1_000;
  * hand-off of this runner's, until the group's committed offset reaches the
  * end offset.
  */
-export function createRepairWatch(kafka: Kafka, repairTopic: string, repairGroup: string, nowMs: () => number = Date.now): RepairWatch {
+export function createRepairWatch(kafka: KafkaPort, repairTopic: string, repairGroup: string, nowMs: () => number = Date.now): RepairWatch {
   const state = new Map<number, { pending: boolean; checkedAt: number }>();
   const checking = new Map<number, Promise<boolean>>();
   // Bumped by each assignment: a check begun before it answers its caller but is not remembered.

@@ -1,4 +1,4 @@
-import type { KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord } from '../kafka/index.ts';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../sinks/memory/index.ts';
 import { StoreError, type TwoLevelMapStore } from '../../sinks/store/index.ts';
@@ -81,7 +81,7 @@ function setup(storeOverride?: (s: TwoLevelMapStore) => TwoLevelMapStore, { auto
   return { deps, handler, clock, upstream, ...pub, setGate, links };
 }
 
-const ev = (offset: number, e: Ev): KafkaMessage => message(offset, Buffer.from(JSON.stringify(e)), { key: e.v });
+const ev = (offset: number, e: Ev): ConsumedRecord => message(offset, Buffer.from(JSON.stringify(e)), { key: e.v });
 
 describe('runCascades (the cascade runner’s chunk)', () => {
   it('pages every source, publishes each page’s events and commits after the last page', async () => {

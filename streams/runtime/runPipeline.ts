@@ -1,4 +1,4 @@
-import type { KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord } from '../kafka/index.ts';
 import { startRetrySchedule } from './backoff.ts';
 import { decodeStage } from './decodeStage.ts';
 import { emitStage } from './emitStage.ts';
@@ -28,7 +28,7 @@ import { writeStage } from './writeStage.ts';
 export async function runPipeline<E>(
   deps: PipelineDeps<E>,
   source: ChunkSource,
-  messages: readonly KafkaMessage[],
+  messages: readonly ConsumedRecord[],
   heartbeat: () => Promise<void>,
 ): Promise<RecordOutcome[]> {
   const slots: Slot<E>[] = messages.map((message) => ({ message }));

@@ -1,9 +1,9 @@
-import type { Admin } from 'kafkajs';
+import type { KafkaAdmin } from '../kafka/index.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { TopicError } from './TopicError.ts';
 import { topicSpecs, type TopicSpec } from './topicSpecs.ts';
 
-export type TopicAdmin = Pick<Admin, 'listTopics' | 'createTopics' | 'fetchTopicMetadata'>;
+export type TopicAdmin = Pick<KafkaAdmin, 'listTopics' | 'createTopics' | 'fetchTopicMetadata'>;
 
 export interface EnsureTopicsResult {
   readonly created: readonly string[];

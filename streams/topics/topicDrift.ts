@@ -1,8 +1,8 @@
-import { TOPIC_CONFIG_RESOURCE, type Admin } from '../kafkaClient.ts';
+import type { KafkaAdmin } from '../kafka/index.ts';
 import type { ConfigDrift } from '../../schemas/config/configDrift.ts';
 import type { TopicSpec } from './topicSpecs.ts';
 
-export type DriftAdmin = Pick<Admin, 'fetchTopicMetadata' | 'describeConfigs' | 'alterConfigs'>;
+export type DriftAdmin = Pick<KafkaAdmin, 'fetchTopicMetadata' | 'describeTopicConfigs' | 'alterTopicConfigs'>;
 
 /** What an existing topic has of the settings the config decides. */
 export interface ObservedTopic {
@@ -17,27 +17,21 @@ export interface ObservedTopic {
 }
 
 const MIN_ISR = 'min.insync.replicas';
-const TOPIC = TOPIC_CONFIG_RESOURCE;
-/** DescribeConfigs' config source of a topic-level override (DYNAMIC_TOPIC_CONFIG). */
-const TOPIC_CONFIG_SOURCE = 1;
 
 /** Reads partitions, replicas and min.insync.replicas of the topics (all must exist). */
 export async function observeTopics(admin: DriftAdmin, topics: readonly string[]): Promise<ObservedTopic[]> {
   if (topics.length === 0) return [];
   const { topics: metadata } = await admin.fetchTopicMetadata({ topics: [...topics] });
-  const { resources } = await admin.describeConfigs({
-    resources: topics.map((name) => ({ type: TOPIC, name })),
-    includeSynonyms: false,
-  });
+  const configs = await admin.describeTopicConfigs(topics);
   return topics.map((topic) => {
     const meta = metadata.find((t) => t.name === topic);
-    const entries = resources.find((r) => r.resourceName === topic)?.configEntries ?? [];
+    const entries = configs.find((c) => c.topic === topic)?.entries ?? [];
     return {
       topic,
       partitions: meta?.partitions.length ?? 0,
       replicationFactor: Math.min(...(meta?.partitions.map((p) => p.replicas.length) ?? [0])),
-      minInsyncReplicas: Number(entries.find((e) => e.configName === MIN_ISR)?.configValue ?? '1'),
-      dynamicConfig: entries.filter((e) => e.configSource === TOPIC_CONFIG_SOURCE).map((e) => ({ name: e.configName, value: e.configValue })),
+      minInsyncReplicas: Number(entries.find((e) => e.name === MIN_ISR)?.value ?? '1'),
+      dynamicConfig: entries.filter((e) => e.topicOverride).map((e) => ({ name: e.name, value: e.value })),
     };
   });
 }
@@ -87,14 +81,5 @@ export function topicDrift(spec: TopicSpec, observed: ObservedTopic, bootstrap: 
 export async function applyMinInsyncReplicas(admin: DriftAdmin, spec: TopicSpec, observed: ObservedTopic): Promise<void> {
   const wanted = spec.configEntries.find((e) => e.name === MIN_ISR);
   if (wanted === undefined) return;
-  await admin.alterConfigs({
-    validateOnly: false,
-    resources: [
-      {
-        type: TOPIC,
-        name: spec.topic,
-        configEntries: [...observed.dynamicConfig.filter((e) => e.name !== MIN_ISR), wanted].map((e) => ({ name: e.name, value: e.value })),
-      },
-    ],
-  });
+  await admin.alterTopicConfigs(spec.topic, [...observed.dynamicConfig.filter((e) => e.name !== MIN_ISR), wanted].map((e) => ({ name: e.name, value: e.value })));
 }

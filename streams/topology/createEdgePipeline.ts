@@ -1,4 +1,4 @@
-import type { Kafka } from 'kafkajs';
+import type { KafkaPort } from '../kafka/index.ts';
 import type { Logger } from 'pino';
 import { createFanOutProcessor, createNodeRemovalCascade, degreeRecountLogic } from '../../processors/index.ts';
 import { recountIntentHoldMs, type EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
@@ -35,7 +35,7 @@ import { EDGE_PIPELINE_STAGES, type EdgePipelineStage } from './edgePipelineStag
 export { EDGE_PIPELINE_STAGES, type EdgePipelineStage };
 
 export interface EdgePipelineOptions {
-  readonly kafka: Kafka;
+  readonly kafka: KafkaPort;
   readonly serde: AvroSerde;
   readonly store: TwoLevelMapStore;
   readonly config: EdgestreamConfig;

@@ -1,5 +1,7 @@
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
-import { Kafka, logLevel, Partitioners, type KafkaMessage } from 'kafkajs';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import type { ConsumedRecord } from '../../streams/kafka/index.ts';
+import { kafkajsPort } from '../../streams/kafka/kafkajs/index.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { knownSchema, knownSchemas, type AvscRecord, type EdgeMutation, type KnownSchema } from '../../schemas/index.ts';
 import {
@@ -128,13 +130,13 @@ describe('Avro over real Kafka and schema registry', () => {
   });
 
   describe('messages consumed from Kafka', () => {
-    const byKey = new Map<string, KafkaMessage>();
+    const byKey = new Map<string, ConsumedRecord>();
     let sent: Buffer;
     let schemaId: number;
 
     beforeAll(async () => {
       const topic = uniqueName('edgestream.it.avro-round-trip');
-      await createTopics(kafka, [topic]);
+      await createTopics(kafkajsPort(kafka), [topic]);
       schemaId = await registerOne(topic, v1);
       sent = await serde.encode(subjectFor(topic, v1), mutation);
       await produce(topic, [
@@ -144,7 +146,7 @@ describe('Avro over real Kafka and schema registry', () => {
         { key: 'bad-magic', value: Buffer.from(JSON.stringify({ src: 'alice' })) },
         { key: 'truncated', value: sent.subarray(0, sent.length - 6) }, // cuts into 'stale' (then the null edge_time and data)
       ]);
-      for (const message of await consumeMessages(kafka, topic, 4)) {
+      for (const message of await consumeMessages(kafkajsPort(kafka), topic, 4)) {
         byKey.set(String(message.key), message);
       }
     });
@@ -201,7 +203,7 @@ describe('Avro over real Kafka and schema registry', () => {
   it('resolves across versions: a compatible v2 registers, v1 readers read v2 bytes and v2 readers read v1 bytes', async () => {
     const topic = uniqueName('edgestream.it.avro-evolution');
     const v2 = edgeMutationV2(true);
-    await createTopics(kafka, [topic]);
+    await createTopics(kafkajsPort(kafka), [topic]);
     const v1Id = await registerOne(topic, v1);
     const v2Id = await registerOne(topic, v2);
     expect(v2Id).not.toBe(v1Id);
@@ -211,7 +213,7 @@ describe('Avro over real Kafka and schema registry', () => {
       { key: 'v1', value: await serde.encode(v1Id, mutation) },
       { key: 'v2', value: await serde.encode(subjectFor(topic, v2), { ...mutation, tenant: 'acme' }) },
     ]);
-    const consumed = new Map((await consumeMessages(kafka, topic, 2)).map((m) => [String(m.key), m.value as Buffer]));
+    const consumed = new Map((await consumeMessages(kafkajsPort(kafka), topic, 2)).map((m) => [String(m.key), m.value as Buffer]));
 
     const v2ReadByV1 = await serde.decode(consumed.get('v2') as Buffer, v1);
     expect(v2ReadByV1).toEqual({ schemaId: v2Id, schemaName: 'io.edgestream.EdgeMutation', value: mutation });

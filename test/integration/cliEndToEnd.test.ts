@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import cassandra from 'cassandra-driver';
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import { kafkajsPort } from '../../streams/kafka/kafkajs/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knownSchemas } from '../../schemas/index.ts';
 import { decodeLinkValue, encodeVertexKey } from '../../sinks/namespaces/index.ts';
@@ -176,7 +177,7 @@ describe('edgestream CLI, end to end', () => {
       expect(forced.stderr).toMatch(/warning: .*older than the resurrection horizon/);
       expect(await records()).toBe(before + 2);
       // Marked, so that the fan-out, which refuses event times past the horizon, applies them.
-      const republished = (await readTopic(kafka, input, before + 2)).filter((r) => r.headers['edgestream-replayed-from'] !== undefined);
+      const republished = (await readTopic(kafkajsPort(kafka), input, before + 2)).filter((r) => r.headers['edgestream-replayed-from'] !== undefined);
       expect(republished.map((r) => r.headers['edgestream-replay-forced'])).toEqual(['1', '1']);
 
       const recentOnly = Date.now();

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Partitioners, type IHeaders } from 'kafkajs';
+import type { RecordHeaders } from '../../streams/kafka/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupLag } from '../../cli/commands/lag.ts';
 import { degreeRecountLogic } from '../../processors/index.ts';
@@ -77,11 +77,11 @@ describe('clock skew between processes (real Kafka and Cassandra)', () => {
     await producer.addEdge({ type: 'follows', src: 'bounded', dst: 'target', properties: { color: 'red' } });
     await producer.flush();
     // The SDK refuses both times itself; a producer of raw records is what the fan-out has to stop.
-    const raw = env.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    const raw = env.kafka.producer();
     await raw.connect();
     const subject = subjectFor(env.topics.input, knownSchemas.EdgeMutation);
-    const send = async (e: EdgeMutation, headers?: IHeaders) =>
-      raw.send({ topic: env.topics.input, acks: -1, messages: [{ key: e.src, value: await env.serde.encode(subject, e), ...(headers ? { headers } : {}) }] });
+    const send = async (e: EdgeMutation, headers?: RecordHeaders) =>
+      raw.send({ topic: env.topics.input, messages: [{ key: e.src, value: await env.serde.encode(subject, e), ...(headers ? { headers } : {}) }] });
     try {
       // 10 days old against the default 9-day horizon: a new edge, and a property the pair never had.
       await send(event({ mutation_id: 'too-old-add', op: 'ADD_EDGE', src: 'ancient', dst: 'target', event_time: now - 10n * DAY_US }));

@@ -1,4 +1,6 @@
-import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { Kafka, logLevel } from 'kafkajs';
+import type { KafkaAdmin, KafkaPort } from '../../streams/kafka/index.ts';
+import { kafkajsPort } from '../../streams/kafka/kafkajs/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultEdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { ensureTopics, topicSpecs, TopicError } from '../../streams/topics/index.ts';
@@ -9,11 +11,11 @@ import { uniqueName } from '../support/uniqueName.ts';
 // Real Kafka (auto-create is off on the stack): topics exist only if ensureTopics made them.
 
 describe('ensureTopics on real Kafka', () => {
-  let kafka: Kafka;
-  let admin: Admin;
+  let kafka: KafkaPort;
+  let admin: KafkaAdmin;
 
   beforeAll(async () => {
-    kafka = new Kafka({ clientId: 'it-ensure-topics', brokers: [...stackEndpoints().kafkaBrokers], logLevel: logLevel.NOTHING });
+    kafka = kafkajsPort(new Kafka({ clientId: 'it-ensure-topics', brokers: [...stackEndpoints().kafkaBrokers], logLevel: logLevel.NOTHING }));
     admin = kafka.admin();
     await admin.connect();
   });
@@ -40,12 +42,9 @@ describe('ensureTopics on real Kafka', () => {
       'split-results': 4,
       'split-results.dlq': 1,
     });
-    const described = await admin.describeConfigs({
-      resources: specs.map((s) => ({ type: 2, name: s.topic, configNames: ['retention.ms', 'cleanup.policy'] })),
-      includeSynonyms: false,
-    });
+    const described = await admin.describeTopicConfigs(specs.map((s) => s.topic));
     const retention = Object.fromEntries(
-      described.resources.map((r) => [r.resourceName.slice(config.topics.prefix.length), r.configEntries.find((e) => e.configName === 'retention.ms')?.configValue]),
+      described.map((c) => [c.topic.slice(config.topics.prefix.length), c.entries.find((e) => e.name === 'retention.ms')?.value]),
     );
     expect(retention).toMatchObject({ 'edge-mutations': '604800000', 'edge-mutations.dlq': '2592000000' });
 

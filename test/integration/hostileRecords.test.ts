@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Partitioners, type Producer } from 'kafkajs';
+import type { KafkaProducer } from '../../streams/kafka/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { decodeLinkValue, encodeVertexKey } from '../../sinks/namespaces/index.ts';
@@ -32,14 +32,14 @@ const MAX_RECORD_BYTES = 4_096;
 
 describe('hostile Avro bodies on real Kafka', () => {
   let env: EdgestreamEnv;
-  let raw: Producer;
+  let raw: KafkaProducer;
   let tmp: string;
   const processes = new Set<ProcessorProcess>();
 
   beforeAll(async () => {
     env = await createEdgestreamEnv({ name: 'hostile', partitions: PARTITIONS, limits: { maxPropertyBagBytes: 2_048, maxRecordBytes: MAX_RECORD_BYTES } });
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'edgestream-hostile-'));
-    raw = env.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    raw = env.kafka.producer();
     await raw.connect();
   });
 
@@ -80,7 +80,7 @@ describe('hostile Avro bodies on real Kafka', () => {
       sent.push({ partition, key: `ok${i}`, value: await valid(edge({ src: `ok${i}`, dst: 'after' })) });
     }
     sent.push({ partition: 0, key: 'doomed', value: await valid(edge({ src: 'doomed', edge_type: '', dst: '', op: 'REMOVE_NODE', event_time: now + 1n })) });
-    await raw.send({ topic: input, acks: -1, messages: sent.map((s) => ({ partition: s.partition, key: s.key, value: s.value })) });
+    await raw.send({ topic: input, messages: sent.map((s) => ({ partition: s.partition, key: s.key, value: s.value })) });
 
     // The planner's input: a string declaring 2^50 bytes, and an 11-byte varint, each before a valid detection.
     const detection = await env.serde.encode(wideId, {
@@ -107,7 +107,6 @@ describe('hostile Avro bodies on real Kafka', () => {
     ];
     await raw.send({
       topic: wideTopic,
-      acks: -1,
       messages: wideHostile.flatMap((h) => [{ partition: 0, key: h.key, value: h.value }, { partition: 0, key: 'valid', value: detection }]),
     });
 

@@ -11,6 +11,7 @@ import { createConsistencyGate, createEdgeServer, fetchOffsetSnapshot, openApiDo
 import { createEdgeReader, createStorePartitionReader } from '../../reads/index.ts';
 import { createEdgeProducer } from '../../streams/producer/index.ts';
 import { Kafka, logLevel } from 'kafkajs';
+import { kafkajsPort } from '../../streams/kafka/kafkajs/index.ts';
 import { closedPort } from '../support/closedPort.ts';
 import { API_VERSION } from '../../server/api/openApiFile.ts';
 import { endpointsToEnv } from '../../stack/endpoints.ts';
@@ -334,7 +335,7 @@ describe('the HTTP server on Kafka + Cassandra', () => {
   });
 
   it('/readyz is 503 problem+json naming the dependency that does not answer (Kafka down), while /healthz stays 200', async () => {
-    const down = new Kafka({ clientId: 'it-down', brokers: [`127.0.0.1:${await closedPort()}`], logLevel: logLevel.NOTHING, retry: { retries: 1, initialRetryTime: 50 }, connectionTimeout: 300 });
+    const down = kafkajsPort(new Kafka({ clientId: 'it-down', brokers: [`127.0.0.1:${await closedPort()}`], logLevel: logLevel.NOTHING, retry: { retries: 1, initialRetryTime: 50 }, connectionTimeout: 300 }));
     const admin = down.admin();
     const config = contextFor({}).config;
     const gate = createConsistencyGate({ fetch: () => fetchOffsetSnapshot(admin, { inputTopic: env.topics.input, fanOutGroup: 'g', repairTopic: env.topics.repair, repairGroup: 'r' }), pollIntervalMs: 50, logger: env.logger });

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import cassandra from 'cassandra-driver';
-import { ConfigResourceTypes, type Admin, type Kafka } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initCommand } from '../../cli/commands/init.ts';
 import { connectClients } from '../../cli/connectClients.ts';
 import { cassandraConnection, openStore } from '../../cli/openStore.ts';
 import { parseEdgestreamConfig, type EdgestreamConfigInput } from '../../schemas/config/edgestreamConfig.ts';
+import type { KafkaAdmin, KafkaPort } from '../../streams/kafka/index.ts';
 import { stackEndpoints } from '../support/stack.ts';
 
 // init against what already exists on the real single-node stack: a keyspace and topics made by
@@ -20,8 +20,8 @@ describe('init compares what exists with the config', () => {
   const input = `${prefix}edge-mutations`;
   const plans = `${prefix}split-plans`;
   const dc = endpoints.cassandraLocalDc;
-  let kafka: Kafka;
-  let admin: Admin;
+  let kafka: KafkaPort;
+  let admin: KafkaAdmin;
   let cql: cassandra.Client;
   const lines: string[] = [];
 
@@ -35,8 +35,8 @@ describe('init compares what exists with the config', () => {
   const init = (c: ReturnType<typeof config>, apply = false) =>
     initCommand({ ...connectClients(endpoints, `it-drift-${run}`), endpoints, config: c, store: () => openStore(endpoints, c), apply, say: (l) => lines.push(l) });
   const topicConfig = async (topic: string) => {
-    const { resources } = await admin.describeConfigs({ resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['min.insync.replicas', 'retention.ms'] }], includeSynonyms: false });
-    return Object.fromEntries(resources[0]!.configEntries.map((e) => [e.configName, e.configValue]));
+    const [described] = await admin.describeTopicConfigs([topic]);
+    return Object.fromEntries(described!.entries.filter((e) => ['min.insync.replicas', 'retention.ms'].includes(e.name)).map((e) => [e.name, e.value]));
   };
   const keyspaceReplication = async () => (await cql.execute('SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?', [keyspace], { prepare: true })).first()?.get('replication');
 

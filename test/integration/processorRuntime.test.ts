@@ -1,4 +1,4 @@
-import { Partitioners, type Producer } from 'kafkajs';
+import type { KafkaProducer } from '../../streams/kafka/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
@@ -22,7 +22,7 @@ async function outLinks(store: TwoLevelMapStore, src: string): Promise<Map<strin
 describe('processor runtime on real Kafka and Cassandra', () => {
   let f: RuntimeFixture;
   let store: TwoLevelMapStore;
-  let raw: Producer;
+  let raw: KafkaProducer;
   const runners: Runner[] = [];
 
   const runtimeFor = (processor: ReturnType<typeof linkProcessor>, s: TwoLevelMapStore = store) => {
@@ -44,7 +44,7 @@ describe('processor runtime on real Kafka and Cassandra', () => {
   beforeAll(async () => {
     f = await createRuntimeFixture('runtime');
     store = await f.openStore();
-    raw = f.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    raw = f.kafka.producer();
     await raw.connect();
   });
 
@@ -75,7 +75,7 @@ describe('processor runtime on real Kafka and Cassandra', () => {
 
     await runtime.stop();
     await expect(runtime.done).resolves.toBeUndefined();
-    const { groups } = await f.admin.describeGroups([runtime.groupId]);
+    const { groups } = await f.kafkajsAdmin.describeGroups([runtime.groupId]);
     expect(groups[0]).toMatchObject({ state: 'Empty', members: [] });
 
     const later = await Promise.all([...Array.from({ length: 20 }, (_, i) => producer.addEdge({ type: 'follows', src: 'w', dst: `e${i}` }))]);
@@ -121,8 +121,8 @@ describe('processor runtime on real Kafka and Cassandra', () => {
       { key: 'valid-3', value: await f.serde.encode(subject, valid(3)), expect: 'valid' },
     ];
     // One partition keeps the interleaving: bad records sit between valid ones in the same batch.
-    await raw.send({ topic: input, acks: -1, messages: corpus.map((c) => ({ key: c.key, value: c.value, partition: 0 })) });
-    const { offset: baseOffset } = (await f.admin.fetchTopicOffsets(input)).find((p) => p.partition === 0) as { offset: string };
+    await raw.send({ topic: input, messages: corpus.map((c) => ({ key: c.key, value: c.value, partition: 0 })) });
+    const { high: baseOffset } = (await f.admin.fetchTopicOffsets(input)).find((p) => p.partition === 0) as { high: string };
 
     const runtime = runtimeFor(linkProcessor());
     await runtime.start();
@@ -168,7 +168,7 @@ describe('processor runtime on real Kafka and Cassandra', () => {
     await waitFor('a first commit of the backlog', async () => [...(await committedOffsets(f.admin, groupId, input))].some(([p, o]) => o > (before.get(p) ?? -1n)), { everyMs: 20 });
     await runtime.stop(); // what the CLI does on SIGTERM
     await expect(runtime.done).resolves.toBeUndefined();
-    expect((await f.admin.describeGroups([groupId])).groups[0]).toMatchObject({ state: 'Empty', members: [] });
+    expect((await f.kafkajsAdmin.describeGroups([groupId])).groups[0]).toMatchObject({ state: 'Empty', members: [] });
     const committed = await committedOffsets(f.admin, groupId, input);
     expect(await caughtUp(f.admin, groupId, input)).toBe(false); // it really stopped mid-backlog
 

@@ -1,4 +1,6 @@
-import { AssignerProtocol, Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
+import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
+import type { KafkaProducer } from '../../streams/kafka/index.ts';
+import { kafkajsPort } from '../../streams/kafka/kafkajs/index.ts';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { encodeRecentKey, forwardLinkNamespace, forwardRecentNamespace, isExactRecentValue } from '../../sinks/namespaces/index.ts';
@@ -20,12 +22,12 @@ import { caughtUp, endOffsets, readTopic, waitFor } from './runtimeFixture.ts';
 describe('the repair fence across rebalances and link ops keyed otherwise', () => {
   let env: EdgestreamEnv;
   let producer: EdgeProducer;
-  let raw: Producer;
+  let raw: KafkaProducer;
   const pipelines: EdgePipeline[] = [];
 
   /** A pipeline of `stages` on its own Kafka client (its own client id, so the group's members can be told apart). */
   const startPipeline = async (clientId: string, stages: EdgePipelineStage[], store: TwoLevelMapStore = env.store) => {
-    const kafka = new Kafka({ clientId, brokers: [...env.endpoints.kafkaBrokers], logLevel: logLevel.NOTHING });
+    const kafka = kafkajsPort(new Kafka({ clientId, brokers: [...env.endpoints.kafkaBrokers], logLevel: logLevel.NOTHING }));
     const pipeline = createEdgePipeline({ kafka, serde: env.serde, store, config: env.config, logger: env.logger, stages, tuning: { progressIntervalMs: 600_000 } });
     pipelines.push(pipeline);
     onTestFinished(() => pipeline.stop().catch(() => {})); // the next test starts from an empty group, even after a failure
@@ -36,7 +38,7 @@ describe('the repair fence across rebalances and link ops keyed otherwise', () =
 
   /** The input partitions each member of the fan-out group holds, by client id; undefined while the group is not stable. */
   const assignment = async (): Promise<Map<string, number[]> | undefined> => {
-    const { groups } = await env.admin.describeGroups([fanOutGroup()]);
+    const { groups } = await env.kafkajsAdmin.describeGroups([fanOutGroup()]);
     const group = groups[0];
     if (group?.state !== 'Stable') return undefined;
     return new Map(group.members.map((m) => [m.clientId, AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment[env.topics.input] ?? []]));
@@ -51,7 +53,7 @@ describe('the repair fence across rebalances and link ops keyed otherwise', () =
   beforeAll(async () => {
     env = await createEdgestreamEnv({ name: 'repairfence', edgeTypes: ['follows'], partitions: 3, runtime: { writeRetryBudgetMs: 300 } });
     producer = createEdgeProducer({ kafka: env.kafka, serde: env.serde, config: env.config });
-    raw = env.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    raw = env.kafka.producer();
     await raw.connect();
   }, 120_000);
 
@@ -122,7 +124,7 @@ describe('the repair fence across rebalances and link ops keyed otherwise', () =
     const eventTime = BigInt(Date.now() - 10_000) * 1000n;
     const events = srcs.map((src): EdgeMutation => ({ mutation_id: `${src}-add`, op: 'ADD_EDGE', edge_type: 'follows', src, dst: 'z', event_time: eventTime, properties: {}, property_keys: [] }));
     const messages = await Promise.all(events.map(async (e) => ({ key: null, value: await env.serde.encode(subject, e), partition: await home(e.src) })));
-    await raw.send({ topic: env.topics.input, acks: -1, messages });
+    await raw.send({ topic: env.topics.input, messages });
     await waitFor('every op handed to repair', () => (x.runners[0]?.metrics().sentToRepair ?? 0) >= srcs.length);
 
     const added = [...(await endOffsets(env.admin, env.topics.repair))].reduce((n, [p, high]) => n + Number(high - (before.get(p) ?? 0n)), 0);

@@ -1,6 +1,8 @@
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import cassandra from 'cassandra-driver';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
+import type { KafkaAdmin, KafkaPort } from '../../streams/kafka/index.ts';
+import { kafkajsPort } from '../../streams/kafka/kafkajs/index.ts';
 import { pino, type Logger } from 'pino';
 import type { EventProcessor } from '../../processors/index.ts';
 import { defaultEdgestreamConfig, type EdgestreamConfig, type EdgestreamConfigInput } from '../../schemas/config/edgestreamConfig.ts';
@@ -22,8 +24,11 @@ import { uniqueName } from '../support/uniqueName.ts';
  * consumer-group offsets. Nothing is faked.
  */
 export interface RuntimeFixture {
-  readonly kafka: Kafka;
-  readonly admin: Admin;
+  /** The Kafka port (over kafkajs) and an admin client of it. */
+  readonly kafka: KafkaPort;
+  readonly admin: KafkaAdmin;
+  /** A kafkajs admin client, for what the port does not offer (describeGroups). */
+  readonly kafkajsAdmin: Admin;
   readonly serde: AvroSerde;
   readonly registry: SchemaRegistry;
   readonly config: EdgestreamConfig;
@@ -45,7 +50,8 @@ export const IT_NAMESPACES = [
 
 export async function createRuntimeFixture(name: string, runtime: EdgestreamConfigInput['runtime'] = {}): Promise<RuntimeFixture> {
   const stack = stackEndpoints();
-  const kafka = new Kafka({ clientId: `it-${name}`, brokers: [...stack.kafkaBrokers], logLevel: logLevel.NOTHING });
+  const client = new Kafka({ clientId: `it-${name}`, brokers: [...stack.kafkaBrokers], logLevel: logLevel.NOTHING });
+  const kafka = kafkajsPort(client);
   const registry = new SchemaRegistry({ host: stack.schemaRegistryUrl });
   const serde = createAvroSerde({ registry });
   const prefix = `${uniqueName(`it-${name}`)}.`;
@@ -55,6 +61,8 @@ export async function createRuntimeFixture(name: string, runtime: EdgestreamConf
   });
   const admin = kafka.admin();
   await admin.connect();
+  const kafkajsAdmin = client.admin();
+  await kafkajsAdmin.connect();
   await ensureTopics(admin, config);
   const topics = {
     input: topicName(prefix, 'edge-mutations'),
@@ -73,6 +81,7 @@ export async function createRuntimeFixture(name: string, runtime: EdgestreamConf
   return {
     kafka,
     admin,
+    kafkajsAdmin,
     serde,
     registry,
     config,
@@ -92,6 +101,7 @@ export async function createRuntimeFixture(name: string, runtime: EdgestreamConf
       await cql.execute(`DROP KEYSPACE IF EXISTS ${keyspace}`).catch(() => {});
       await cql.shutdown();
       await admin.disconnect();
+      await kafkajsAdmin.disconnect();
     },
   };
 }
@@ -129,18 +139,18 @@ export function linkProcessor({ reads = true }: { reads?: boolean } = {}): Event
 }
 
 /** Committed offset per partition of `topic` for `groupId` (-1 when none). */
-export async function committedOffsets(admin: Admin, groupId: string, topic: string): Promise<Map<number, bigint>> {
+export async function committedOffsets(admin: KafkaAdmin, groupId: string, topic: string): Promise<Map<number, bigint>> {
   const [entry] = await admin.fetchOffsets({ groupId, topics: [topic] });
   return new Map((entry?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]));
 }
 
 /** Log-end offset per partition. */
-export async function endOffsets(admin: Admin, topic: string): Promise<Map<number, bigint>> {
+export async function endOffsets(admin: KafkaAdmin, topic: string): Promise<Map<number, bigint>> {
   return new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, BigInt(p.high)]));
 }
 
 /** True once the group has committed the log end of every partition of `topic`. */
-export async function caughtUp(admin: Admin, groupId: string, topic: string): Promise<boolean> {
+export async function caughtUp(admin: KafkaAdmin, groupId: string, topic: string): Promise<boolean> {
   const [committed, end] = await Promise.all([committedOffsets(admin, groupId, topic), endOffsets(admin, topic)]);
   return [...end].every(([p, high]) => high === 0n || committed.get(p) === high);
 }
@@ -163,7 +173,7 @@ export interface ConsumedRecord {
 }
 
 /** Reads `count` records of `topic` from the beginning with a throwaway group, keeping partition and offset. */
-export async function readTopic(kafka: Kafka, topic: string, count: number, { timeoutMs = 60_000 } = {}): Promise<ConsumedRecord[]> {
+export async function readTopic(kafka: KafkaPort, topic: string, count: number, { timeoutMs = 60_000 } = {}): Promise<ConsumedRecord[]> {
   const consumer = kafka.consumer({ groupId: `it-read-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}` });
   const records: ConsumedRecord[] = [];
   try {
@@ -173,8 +183,9 @@ export async function readTopic(kafka: Kafka, topic: string, count: number, { ti
       const timer = setTimeout(() => reject(new Error(`read ${records.length} of ${count} records from ${topic} in ${timeoutMs} ms`)), timeoutMs);
       consumer
         .run({
-          eachBatch: async ({ batch }) => {
+          eachBatch: async ({ batch, resolveOffset }) => {
             for (const m of batch.messages) {
+              resolveOffset(m.offset);
               records.push({
                 partition: batch.partition,
                 offset: BigInt(m.offset),
@@ -202,6 +213,6 @@ export async function readTopic(kafka: Kafka, topic: string, count: number, { ti
 }
 
 /** Total records of `topic` (sum of log-end offsets; the topics here are never compacted or truncated). */
-export async function recordCount(admin: Admin, topic: string): Promise<number> {
+export async function recordCount(admin: KafkaAdmin, topic: string): Promise<number> {
   return Number([...(await endOffsets(admin, topic)).values()].reduce((a, b) => a + b, 0n));
 }

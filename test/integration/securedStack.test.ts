@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import cassandra from 'cassandra-driver';
-import type { Kafka } from 'kafkajs';
+import type { KafkaPort } from '../../streams/kafka/index.ts';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterClientOptions } from '../../cli/clusterClientOptions.ts';
@@ -58,7 +58,7 @@ describe('the secured stack: SASL_SSL Kafka, TLS + password Cassandra, https + b
   let configFile: string;
   let config: EdgestreamConfig;
   let endpoints: StackEndpoints;
-  let kafka: Kafka;
+  let kafka: KafkaPort;
   let registry: SchemaRegistry;
   let store: TwoLevelMapStore | undefined;
   let service: RunningService | undefined;

@@ -1,4 +1,4 @@
-import type { Kafka, KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord, KafkaPort } from '../../streams/kafka/index.ts';
 import { uniqueName } from './uniqueName.ts';
 
 /**
@@ -7,13 +7,13 @@ import { uniqueName } from './uniqueName.ts';
  * arrived, so a lost message fails the test instead of hanging it.
  */
 export async function consumeMessages(
-  kafka: Kafka,
+  kafka: KafkaPort,
   topic: string,
   count: number,
   { timeoutMs = 60_000 }: { timeoutMs?: number } = {},
-): Promise<KafkaMessage[]> {
+): Promise<ConsumedRecord[]> {
   const consumer = kafka.consumer({ groupId: uniqueName('it-consumer') });
-  const received: KafkaMessage[] = [];
+  const received: ConsumedRecord[] = [];
   try {
     await consumer.connect();
     await consumer.subscribe({ topics: [topic], fromBeginning: true });
@@ -24,8 +24,11 @@ export async function consumeMessages(
       );
       consumer
         .run({
-          eachMessage: async ({ message }) => {
-            received.push(message);
+          eachBatch: async ({ batch, resolveOffset }) => {
+            for (const message of batch.messages) {
+              resolveOffset(message.offset);
+              received.push(message);
+            }
             if (received.length >= count) {
               clearTimeout(timer);
               resolve();

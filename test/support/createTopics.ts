@@ -1,4 +1,4 @@
-import type { Kafka } from 'kafkajs';
+import type { KafkaPort } from '../../streams/kafka/index.ts';
 import { waitForLeaders } from '../../streams/topics/ensureTopics.ts';
 
 /**
@@ -8,17 +8,14 @@ import { waitForLeaders } from '../../streams/topics/ensureTopics.ts';
  * election. Throws if a topic already exists: tests use unique names.
  */
 export async function createTopics(
-  kafka: Kafka,
+  kafka: KafkaPort,
   topics: readonly string[],
   { numPartitions = 1 }: { numPartitions?: number } = {},
 ): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   try {
-    const created = await admin.createTopics({
-      topics: topics.map((topic) => ({ topic, numPartitions, replicationFactor: 1 })),
-      waitForLeaders: false,
-    });
+    const created = await admin.createTopics({ topics: topics.map((topic) => ({ topic, numPartitions, replicationFactor: 1 })) });
     if (!created) throw new Error(`topics already exist: ${topics.join(', ')}`);
     await waitForLeaders(admin, topics.map((topic) => ({ topic, numPartitions })), 30_000);
   } finally {

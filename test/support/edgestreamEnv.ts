@@ -12,6 +12,8 @@ import { createAvroSerde, registerSchemas, subjectFor, type AvroSerde } from '..
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
 import { dlqTopicOf, ensureTopics, repairTopicOf, topicName, topicSchemas, topicSpecs } from '../../streams/topics/index.ts';
 import { stackEndpoints } from './stack.ts';
+import type { KafkaAdmin, KafkaPort } from '../../streams/kafka/index.ts';
+import { kafkajsPort } from '../../streams/kafka/kafkajs/index.ts';
 
 /**
  * Everything `edgestream init` sets up, for one test file, on the real stack:
@@ -27,8 +29,11 @@ export interface EdgestreamEnv {
   /** The config as written to a config file (JSON-safe input form). */
   readonly configInput: EdgestreamConfigInput;
   readonly config: EdgestreamConfig;
-  readonly kafka: Kafka;
-  readonly admin: Admin;
+  /** The Kafka port (over kafkajs) and an admin client of it. */
+  readonly kafka: KafkaPort;
+  readonly admin: KafkaAdmin;
+  /** A kafkajs admin client, for what the port does not offer (describeGroups, setOffsets, deleteGroups). */
+  readonly kafkajsAdmin: Admin;
   readonly registry: SchemaRegistry;
   readonly serde: AvroSerde;
   /** The Cassandra store on the env's keyspace, every namespace created. */
@@ -85,7 +90,8 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
     ...(opts.limits ? { limits: opts.limits } : {}),
   };
   const config = parseEdgestreamConfig(configInput, `test config ${opts.name}`);
-  const kafka = new Kafka({ clientId: `it-${opts.name}`, brokers: [...endpoints.kafkaBrokers], logLevel: logLevel.NOTHING });
+  const client = new Kafka({ clientId: `it-${opts.name}`, brokers: [...endpoints.kafkaBrokers], logLevel: logLevel.NOTHING });
+  const kafka = kafkajsPort(client);
   const registry = new SchemaRegistry({ host: endpoints.schemaRegistryUrl });
   const serde = createAvroSerde({ registry, maxRecordBytes: config.limits.maxRecordBytes });
   const prefix = config.topics.prefix;
@@ -96,6 +102,8 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
   };
   const admin = kafka.admin();
   await admin.connect();
+  const kafkajsAdmin = client.admin();
+  await kafkajsAdmin.connect();
   // What cli/commands/init.ts does: topics, schemas, keyspace and namespaces.
   await ensureTopics(admin, config);
   await registerSchemas(registry, topicSchemas(config));
@@ -111,6 +119,7 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
     config,
     kafka,
     admin,
+    kafkajsAdmin,
     registry,
     serde,
     store,
@@ -126,10 +135,11 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
       await quietly(store.close());
       await quietly(cql.execute(`DROP KEYSPACE IF EXISTS ${config.cassandra.keyspace}`));
       await quietly(cql.shutdown());
-      await quietly(admin.deleteGroups(edgePipelineGroups(config).map((g) => g.group)));
+      await quietly(kafkajsAdmin.deleteGroups(edgePipelineGroups(config).map((g) => g.group)));
       await quietly(admin.deleteTopics({ topics: topicSpecs(config).map((s) => s.topic) }));
       await quietly(fetch(`${endpoints.schemaRegistryUrl}/subjects/${encodeURIComponent(subjectFor(topics.input, knownSchemas.EdgeMutation))}`, { method: 'DELETE' }));
       await quietly(admin.disconnect());
+      await quietly(kafkajsAdmin.disconnect());
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Admin } from 'kafkajs';
+import type { KafkaAdmin } from '../../streams/kafka/index.ts';
 import { groupLag, type GroupLag } from '../../cli/commands/lag.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { DEGREE_DIRTY_NAMESPACE, degreeDirtyShards } from '../../sinks/namespaces/index.ts';
@@ -6,7 +6,7 @@ import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
 
 export interface QuiescenceOptions {
-  readonly admin: Admin;
+  readonly admin: KafkaAdmin;
   readonly config: EdgestreamConfig;
   readonly store: TwoLevelMapStore;
   /**

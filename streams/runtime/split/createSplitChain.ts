@@ -1,4 +1,4 @@
-import type { Kafka } from 'kafkajs';
+import type { KafkaPort } from '../../kafka/index.ts';
 import type { Logger } from 'pino';
 import type { LogicalTopic } from '../../../processors/index.ts';
 import type { EdgestreamConfig } from '../../../schemas/config/edgestreamConfig.ts';
@@ -26,7 +26,7 @@ export const SPLIT_STAGE_GROUPS: Readonly<Record<SplitChainStage, string>> = { p
 export const SPLIT_STAGE_INPUTS = { plan: 'wide-partitions', split: 'split-plans', verify: 'split-results' } as const satisfies Record<SplitChainStage, LogicalTopic>;
 
 export interface SplitChainOptions {
-  readonly kafka: Kafka;
+  readonly kafka: KafkaPort;
   readonly serde: AvroSerde;
   /** The plain store (not the write path's mirroring one). */
   readonly store: TwoLevelMapStore;

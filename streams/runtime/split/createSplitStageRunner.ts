@@ -1,4 +1,4 @@
-import type { Kafka, KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord, KafkaPort } from '../../kafka/index.ts';
 import type { Logger } from 'pino';
 import type { Emit, LogicalTopic } from '../../../processors/index.ts';
 import type { EdgestreamConfig } from '../../../schemas/config/edgestreamConfig.ts';
@@ -38,7 +38,7 @@ export interface StageContext {
 export type StageOutcome = { readonly kind: 'done' } | { readonly kind: 'defer'; readonly untilMs: number };
 
 export interface SplitStageRunnerOptions<E> {
-  readonly kafka: Kafka;
+  readonly kafka: KafkaPort;
   readonly serde: AvroSerde;
   readonly config: EdgestreamConfig;
   readonly logger: Logger;
@@ -70,7 +70,7 @@ export function createSplitStageRunner<E>(opts: SplitStageRunnerOptions<E>): Run
 
   const runOne = async (
     publisher: Publisher,
-    message: KafkaMessage,
+    message: ConsumedRecord,
     source: { topic: string; partition: number },
     heartbeat: () => Promise<void>,
   ): Promise<RecordOutcome> => {

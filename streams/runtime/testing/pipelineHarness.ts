@@ -1,4 +1,4 @@
-import type { KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord } from '../../kafka/index.ts';
 import { createMemoryStore } from '../../../sinks/memory/index.ts';
 import { createBatchHandler } from '../createBatchHandler.ts';
 import { inputFailureRouter, type FailureRouter } from '../failureRouter.ts';
@@ -23,7 +23,7 @@ export function pipelineHarness(
     maxRecordsPerChunk?: number;
     clock?: TestClock;
     route?: FailureRouter;
-    dueAtMs?: (m: KafkaMessage) => number;
+    dueAtMs?: (m: ConsumedRecord) => number;
     processor?: TestProcessorOptions;
     /** The input consumer's key → partition map (PipelineDeps.partitionOfKey); absent, as in a repair runner. */
     partitionOfKey?: (key: string) => number;
