@@ -20,6 +20,35 @@ const forbidden = {
   server: ['sinks/cassandra', 'sinks/memory', 'stack', 'cli', 'processors'],
 };
 
+/**
+ * kafkajs stays behind the Kafka port (streams/kafka, docs/architecture.md §3): only its adapter imports it,
+ * and the stack's broker-readiness probe (stack/ sits below streams/ and may not import it). Tests and
+ * benchmarks may still name it.
+ */
+const KAFKAJS = {
+  name: 'kafkajs',
+  message: 'kafkajs is imported by its adapter only (streams/kafka/kafkajs/): use the Kafka port, streams/kafka/KafkaPort.ts',
+};
+const KAFKAJS_ALLOWED = ['streams/kafka/kafkajs/**/*.ts', 'stack/servers/kafkaServer.ts'];
+const folderOf = (file) => file.split('/')[0];
+
+/** The folder boundary of `folder` (its `forbidden` list), and kafkajs unless `kafkajs` is allowed. */
+function restrictedImports(folder, { kafkajs }) {
+  const banned = forbidden[folder] ?? [];
+  return {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: banned.map((b) => ({
+          group: [`**/${b}/*`, `**/${b}/**`],
+          message: `${folder}/ must not depend on ${b}/ (see docs/architecture.md)`,
+        })),
+        ...(kafkajs ? {} : { paths: [KAFKAJS] }),
+      },
+    ],
+  };
+}
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '.stack/**', 'coverage/**'] },
   js.configs.recommended,
@@ -30,19 +59,15 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  ...Object.entries(forbidden).map(([folder, banned]) => ({
+  // cli/ may import every folder (the composition root), but not kafkajs.
+  ...[...Object.keys(forbidden), 'cli'].map((folder) => ({
     files: [`${folder}/**/*.ts`],
     ignores: [`${folder}/**/*.test.ts`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: banned.map((b) => ({
-            group: [`**/${b}/*`, `**/${b}/**`],
-            message: `${folder}/ must not depend on ${b}/ (see docs/architecture.md)`,
-          })),
-        },
-      ],
-    },
+    rules: restrictedImports(folder, { kafkajs: false }),
+  })),
+  ...KAFKAJS_ALLOWED.map((files) => ({
+    files: [files],
+    ignores: ['**/*.test.ts'],
+    rules: restrictedImports(folderOf(files), { kafkajs: true }),
   })),
 );
