@@ -127,11 +127,14 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
     return writeUnit(ns.ns, concatUnits(merged.map((u) => u.statements)), what, deadlineMs);
   };
   let closed = false;
-  const runtimeOf = (name: string): NamespaceRuntime => {
-    if (closed) throw new StoreError('closed', 'cassandra store is closed');
+  const configuredRuntime = (name: string): NamespaceRuntime => {
     const runtime = runtimes.get(name);
     if (runtime === undefined) throw new StoreError('unknown_namespace', `namespace '${name}' is not configured`);
     return runtime;
+  };
+  const runtimeOf = (name: string): NamespaceRuntime => {
+    if (closed) throw new StoreError('closed', 'cassandra store is closed');
+    return configuredRuntime(name);
   };
 
   /** A partition's groups with its statements and replica set (the merge's input). */
@@ -162,14 +165,15 @@ function openStore(parsed: ParsedCassandraStoreConfig, session: CassandraSession
       }
     },
     replicaGroups: (ids) => groupByReplicaSet(ids, (id) => session.replicaSetOf(parsed.keyspace, id)),
+    // No closed check here: the session rejects each call on a closed store (see TwoLevelMapStore.namespace).
     namespace(name) {
-      const runtime = runtimeOf(name);
+      const runtime = configuredRuntime(name);
       let store = bound.get(name);
       if (store === undefined) bound.set(name, (store = createCassandraNamespace(runtime, featuresOf(runtime.settings))));
       return store;
     },
     values(name) {
-      const runtime = runtimeOf(name);
+      const runtime = configuredRuntime(name);
       let values = boundValues.get(name);
       if (values === undefined) boundValues.set(name, (values = createCassandraNamespaceValues(runtime)));
       return values;

@@ -43,8 +43,8 @@ export function createMemoryStore(config: MemoryStoreConfig): TwoLevelMapStore {
     return partition;
   };
   const ctx: MemoryContext = { ensureOpen, partitionOf };
+  // No closed check here: each call of the namespace checks (see TwoLevelMapStore.namespace).
   const namespaceOf = (name: string): NamespaceStore => {
-    ensureOpen();
     const s = settingsOf(name);
     let store = bound.get(name);
     if (store === undefined) bound.set(name, (store = createMemoryNamespace(s, ctx)));

@@ -284,7 +284,13 @@ export interface TwoLevelMapStore {
    */
   init(): Promise<void>;
 
-  /** The store bound to one namespace; throws `unknown_namespace` if it is not configured. */
+  /**
+   * The store bound to one namespace; throws `unknown_namespace` if it is not
+   * configured. On a closed store it still returns it, and each of its calls
+   * rejects with `closed`: a synchronous throw from `namespace()` inside
+   * `Promise.all([a(), store.namespace(n).get(…)])` would leave `a()` unawaited,
+   * and its rejection unhandled (a process exit under Node's default).
+   */
   namespace(name: string): NamespaceStore;
 
   /**

@@ -129,6 +129,34 @@ describe('createRecounter, delta mode (a hot vertex)', () => {
     expect(await s.count('hot')).toBe(50n);
   });
 
+  it('a store closed under a round fails the round and leaves no read unawaited (an unhandled rejection ended the process)', async () => {
+    const s = setup();
+    await s.link('v', 'a', true, 1n);
+    // The store closes once the round has taken its marks, as `edgestream run` closed it on SIGTERM with a round in flight.
+    const closing = decorateStore(s.store, {
+      namespace: (name) => {
+        const ns = s.store.namespace(name);
+        if (name !== 'r_marks') return ns;
+        return { ...ns, slice: async (id, q) => {
+          const page = await ns.slice(id, q);
+          if (id === 's1') await s.store.close(); // the last mark partition the round reads
+          return page;
+        } };
+      },
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const recounter = createRecounter({ store: closing, logic, logger: silentLogger, clock: s.clock, mode: 'delta' });
+      await expect(recounter.runOnce()).rejects.toMatchObject({ code: 'closed' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
   it('refuses delta mode for a projection without a mirror', () => {
     const { mirror: _, ...plain } = logic;
     expect(() => createRecounter({ store: setup().store, logic: plain, logger: silentLogger, mode: 'delta' })).toThrow(/mode 'delta' needs a mirror/);

@@ -59,7 +59,7 @@ export interface EdgePipeline {
   start(): Promise<void>;
   /** Graceful: every stage finishes its chunk in flight, commits and leaves. */
   stop(): Promise<void>;
-  /** Rejects when any stage crashed for good. */
+  /** Settles once every stage has stopped (the recounter after the consumers); rejects when any stage crashed for good. */
   readonly done: Promise<void>;
 }
 
@@ -147,6 +147,13 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
         ...(opts.clock ? { clock: opts.clock } : {}),
       })
     : undefined;
+  let recountingStopped: Promise<void> | undefined;
+  const stopRecounting = (): Promise<void> => (recountingStopped ??= (async () => {
+    await recounter?.stop();
+    await ownership?.stop();
+  })());
+  let stopRequested = (): void => {};
+  const stopping = new Promise<void>((resolve) => (stopRequested = resolve));
   return {
     runners,
     ...(recounter ? { recounter } : {}),
@@ -164,11 +171,14 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
       recounter?.start();
     },
     async stop() {
-      await Promise.all([...runners.map((r) => r.stop()), recounter?.stop().then(() => ownership?.stop())]);
+      stopRequested();
+      await Promise.all([...runners.map((r) => r.stop()), stopRecounting()]);
       directory?.stop();
       background?.stop();
     },
-    done: Promise.all(runners.map((r) => r.done)).then(() => undefined),
+    // After the consumers, the recounter too: a caller closes the store once `done` settles, and a round
+    // still in flight then failed on the closed store (an unhandled rejection exited the process with 1).
+    done: (runners.length > 0 ? Promise.all(runners.map((r) => r.done)) : stopping).finally(stopRecounting).then(() => undefined),
   };
 }
 

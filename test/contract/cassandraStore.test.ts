@@ -214,13 +214,4 @@ describe('cassandra store specifics', () => {
       await other.close();
     }
   });
-
-  it('rejects every call after close', async () => {
-    const other = await createCassandraStore({ ...connection, namespaces: CONTRACT_NAMESPACES });
-    const main = other.namespace('c_main');
-    await other.close();
-    await other.close();
-    await expectStoreError(() => main.get('x', b(1)), 'closed');
-    await expectStoreError(() => other.namespace('c_main'), 'closed');
-  });
 });

@@ -46,6 +46,17 @@ export function describeConfiguration(ctx: () => ContractContext): void {
       expect(await main.get(id, b(1))).toBeUndefined();
     });
 
+    it('after close, every call rejects closed; namespace() and values() still return, so no promise beside them is orphaned', async () => {
+      const other = await ctx().openStore({ namespaces: [{ name: 'c_main' }] });
+      const before = other.namespace('c_main');
+      await other.close();
+      await other.close();
+      await expectStoreError(() => before.get('x', b(1)), 'closed');
+      await expectStoreError(() => other.namespace('c_main').slice('x', { limit: 1 }), 'closed');
+      await expectStoreError(() => other.values('c_main').get('x', b(1)), 'closed');
+      await expectStoreError(() => other.mutateMany([{ namespace: 'c_main', id: 'x', writeTime: 1n, deletions: [], additions: [{ key: b(1), value: b(1) }] }]), 'closed');
+    });
+
     it('declares ordered keys and write timestamps, and per-namespace chunking', () => {
       const { store, main, plain } = ctx();
       expect(store.features).toMatchObject({ orderedKeys: true, writeTimestamps: true, rangeDeletes: true });

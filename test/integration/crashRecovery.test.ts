@@ -1,20 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groupLag } from '../../cli/commands/lag.ts';
 import { createRandom } from '../../cli/workload/createRandom.ts';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
-import { endpointsToEnv } from '../../stack/endpoints.ts';
-import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
-import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
-import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEnv.ts';
-import { applyLww } from '../support/model/applyLww.ts';
-import { modelGraphLines } from '../support/model/graphLines.ts';
-import { lineDiff, readFullStoreGraph } from '../support/model/readFullStoreGraph.ts';
 import { syntheticMutations } from '../support/model/syntheticMutations.ts';
-import { killAll, startProcessorProcess, type ProcessorProcess } from '../support/processorProcess.ts';
-import { publishMutations } from '../support/publishMutations.ts';
+import type { ProcessorProcess } from '../support/processorProcess.ts';
+import { openProcessRun, publishPaced, sleep, storeAgainstModel, type ProcessRun } from '../support/processRun.ts';
 import { waitForQuiescence } from '../support/waitForQuiescence.ts';
 
 /**
@@ -41,26 +30,14 @@ const STAGES = ['fanout', 'repair', 'cascade', 'recount'];
 const PUBLISH_PER_SEC = 400;
 
 describe('processor process killed with SIGKILL during ingest', () => {
-  let env: EdgestreamEnv;
-  let producer: EdgeProducer;
-  let tmp: string;
-  let configFile: string;
-  const processes = new Set<ProcessorProcess>();
+  let run: ProcessRun;
 
   beforeAll(async () => {
-    env = await createEdgestreamEnv({ name: 'crash', partitions: 3 });
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'edgestream-crash-'));
-    configFile = path.join(tmp, 'edgestream.config.json');
-    console.log(`processor config and logs in ${tmp}`);
-    fs.writeFileSync(configFile, JSON.stringify(env.configInput, null, 2));
-    producer = createEdgeProducer({ kafka: env.kafka, serde: env.serde, config: env.config });
+    run = await openProcessRun('crash', 3);
   });
 
   afterAll(async () => {
-    await killAll(processes); // never leave a child behind, whatever happened
-    await producer?.close().catch(() => {});
-    await env?.teardown();
-    if (tmp && !process.env['IT_KEEP_LOGS']) fs.rmSync(tmp, { recursive: true, force: true });
+    await run?.close();
   });
 
   it(`loses nothing and adds nothing across ${KILLS} SIGKILLs of the processor during a ${EVENTS}-event ingest`, { timeout: 900_000 }, async () => {
@@ -70,27 +47,15 @@ describe('processor process killed with SIGKILL during ingest', () => {
     const events: EdgeMutation[] = syntheticMutations({ events: EVENTS, users: 2_000, seed, baseMicros, idPrefix: `c${seed}` });
     const t0 = Date.now();
     const since = () => Date.now() - t0;
-    const fanOut = edgePipelineGroups(env.config).find((g) => g.stage === 'fanout');
-    if (!fanOut) throw new Error('no fan-out group');
-    /** Records of the input topic the fan-out has committed (its progress). */
-    const committed = async () => {
-      const lag = await groupLag(env.admin, fanOut.group, fanOut.topic);
-      return lag.partitions.reduce((n, p) => n + (p.committed === '-1' ? 0 : Number(p.committed)), 0);
-    };
-    const childEnv = { ...endpointsToEnv(env.endpoints), LOG_LEVEL: 'info' };
+    const { env } = run;
+    const committed = () => run.fanOutCommitted();
     let generation = 0;
-    const start = () => startProcessorProcess({ configFile, stages: STAGES, env: childEnv, logPath: path.join(tmp, `processor-${generation++}.log`), registry: processes });
+    const start = () => run.start(STAGES, `${generation++}`);
 
-    let processor = start();
+    let processor: ProcessorProcess = start();
     let published = 0;
     // The ingest is spread over the kill schedule (about PUBLISH_PER_SEC), so processes die while events still arrive.
-    const publishing = (async () => {
-      for (let i = 0; i < events.length; i += 1_000) {
-        await publishMutations(producer, events.slice(i, i + 1_000));
-        published = Math.min(events.length, i + 1_000);
-        await sleep(t0 + (published * 1_000) / PUBLISH_PER_SEC - Date.now());
-      }
-    })();
+    const publishing = publishPaced(run.producer, events, PUBLISH_PER_SEC, t0, (n) => (published = n));
     publishing.catch(() => {}); // awaited below
 
     const kills: { kill: number; atMs: number; pid: number; ranMs: number; committed: number; published: number; exit: string }[] = [];
@@ -124,9 +89,7 @@ describe('processor process killed with SIGKILL during ingest', () => {
     console.log(`quiet at ${since()} ms, ${quiet.waitedMs} ms after the last restart (at ${lastStart} ms); the input topic holds ${await committed()} records (cascades included)`);
 
     expect(await env.dlqCount()).toBe(0);
-    const expected = modelGraphLines(applyLww(events));
-    const actual = await readFullStoreGraph(env.store, env.cql, env.config.cassandra.keyspace, env.config.edgeTypes.map((t) => t.name));
-    const { missing, extra } = lineDiff(expected, actual);
+    const { expected, actual, missing, extra } = await storeAgainstModel(env, events);
     const count = (lines: readonly string[], prefix: string, contains = '') => lines.filter((l) => l.startsWith(prefix) && l.includes(contains)).length;
     console.log(
       `final (seed ${seed}, ${kills.length} kills at ${kills.map((k) => `${k.atMs}ms`).join(', ')}): ` +
@@ -146,5 +109,3 @@ describe('processor process killed with SIGKILL during ingest', () => {
     expect(stopped, processor.tail()).toEqual({ code: 0, signal: null });
   });
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));

@@ -1,20 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groupLag } from '../../cli/commands/lag.ts';
 import { createRandom } from '../../cli/workload/createRandom.ts';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
-import { endpointsToEnv } from '../../stack/endpoints.ts';
-import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
-import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
-import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEnv.ts';
-import { applyLww } from '../support/model/applyLww.ts';
-import { modelGraphLines } from '../support/model/graphLines.ts';
-import { lineDiff, readFullStoreGraph } from '../support/model/readFullStoreGraph.ts';
 import { syntheticMutations } from '../support/model/syntheticMutations.ts';
-import { killAll, startProcessorProcess, type ProcessorProcess } from '../support/processorProcess.ts';
-import { publishMutations } from '../support/publishMutations.ts';
+import type { ProcessorProcess } from '../support/processorProcess.ts';
+import { openProcessRun, publishPaced, sleep, storeAgainstModel, type ProcessRun } from '../support/processRun.ts';
 import { waitForQuiescence } from '../support/waitForQuiescence.ts';
 
 /**
@@ -37,28 +26,16 @@ const PUBLISH_PER_SEC = 300;
 const PAST_SESSION_MS = 40_000;
 
 describe('many processor instances as separate processes', () => {
-  let env: EdgestreamEnv;
-  let producer: EdgeProducer;
-  let tmp: string;
-  let configFile: string;
-  const processes = new Set<ProcessorProcess>();
+  let run: ProcessRun;
   const stopped = new Set<number>();
 
   beforeAll(async () => {
-    env = await createEdgestreamEnv({ name: 'instances', partitions: 6 });
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'edgestream-instances-'));
-    configFile = path.join(tmp, 'edgestream.config.json');
-    console.log(`processor config and logs in ${tmp}`);
-    fs.writeFileSync(configFile, JSON.stringify(env.configInput, null, 2));
-    producer = createEdgeProducer({ kafka: env.kafka, serde: env.serde, config: env.config });
+    run = await openProcessRun('instances', 6);
   });
 
   afterAll(async () => {
-    for (const pid of stopped) signal(pid, 'SIGCONT'); // a stopped process cannot act on SIGKILL's exit handshake otherwise
-    await killAll(processes);
-    await producer?.close().catch(() => {});
-    await env?.teardown();
-    if (tmp && !process.env['IT_KEEP_LOGS']) fs.rmSync(tmp, { recursive: true, force: true });
+    for (const pid of stopped) signal(pid, 'SIGCONT'); // let a stopped process run into the SIGKILL
+    await run?.close();
   });
 
   it(`scaled 1 → 3 → 1 during a ${EVENTS}-event ingest, one paused past its session, one SIGKILLed: the store equals the LWW model`, { timeout: 900_000 }, async () => {
@@ -68,15 +45,9 @@ describe('many processor instances as separate processes', () => {
     const events: EdgeMutation[] = syntheticMutations({ events: EVENTS, users: 2_000, seed, baseMicros, idPrefix: `i${seed}` });
     const t0 = Date.now();
     const since = () => Date.now() - t0;
-    const fanOut = edgePipelineGroups(env.config).find((g) => g.stage === 'fanout');
-    if (!fanOut) throw new Error('no fan-out group');
-    const committed = async () => {
-      const lag = await groupLag(env.admin, fanOut.group, fanOut.topic);
-      return lag.partitions.reduce((n, p) => n + (p.committed === '-1' ? 0 : Number(p.committed)), 0);
-    };
-    const childEnv = { ...endpointsToEnv(env.endpoints), LOG_LEVEL: 'info' };
-    let n = 0;
-    const start = (name: string) => startProcessorProcess({ configFile, stages: STAGES, env: childEnv, logPath: path.join(tmp, `processor-${n++}-${name}.log`), registry: processes });
+    const { env } = run;
+    const committed = () => run.fanOutCommitted();
+    const start = (name: string) => run.start(STAGES, name);
     const steps: string[] = [];
     const step = async (what: string, act: () => Promise<unknown> | unknown) => {
       await act();
@@ -97,13 +68,7 @@ describe('many processor instances as separate processes', () => {
     };
 
     let published = 0;
-    const publishing = (async () => {
-      for (let i = 0; i < events.length; i += 1_000) {
-        await publishMutations(producer, events.slice(i, i + 1_000));
-        published = Math.min(events.length, i + 1_000);
-        await sleep(t0 + (published * 1_000) / PUBLISH_PER_SEC - Date.now());
-      }
-    })();
+    const publishing = publishPaced(run.producer, events, PUBLISH_PER_SEC, t0, (n) => (published = n));
     publishing.catch(() => {}); // awaited below
 
     const a = start('a');
@@ -138,9 +103,7 @@ describe('many processor instances as separate processes', () => {
     console.log(`quiet at ${since()} ms (waited ${quiet.waitedMs} ms after the publishing ended)`);
 
     expect(await env.dlqCount()).toBe(0);
-    const expected = modelGraphLines(applyLww(events));
-    const actual = await readFullStoreGraph(env.store, env.cql, env.config.cassandra.keyspace, env.config.edgeTypes.map((t) => t.name));
-    const { missing, extra } = lineDiff(expected, actual);
+    const { expected, actual, missing, extra } = await storeAgainstModel(env, events);
     console.log(`final (seed ${seed}): ${EVENTS} events; model ${expected.length} lines, store ${actual.length}; missing ${missing.length}, extra ${extra.length}; ${since()} ms\n${steps.join('\n')}`);
     expect({ missing: missing.slice(0, 20), extra: extra.slice(0, 20), missingCount: missing.length, extraCount: extra.length }).toEqual({ missing: [], extra: [], missingCount: 0, extraCount: 0 });
 
@@ -155,5 +118,3 @@ function signal(pid: number, sig: NodeJS.Signals): void {
     // already gone
   }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
