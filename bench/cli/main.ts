@@ -14,6 +14,8 @@ import { writeResultJson } from '../shared/writeResultJson.ts';
 import { timeCase, type CaseTimes, type CliCase } from './startTimes.ts';
 
 const HELP_CASES: readonly CliCase[] = [
+  // The floor, in the same run: what starting Node itself costs here, before any of the CLI's code.
+  { label: 'node -e 0 (a bare Node start)', args: ['-e', '0'], nodeOnly: true },
   { label: '--help', args: ['--help'] },
   { label: 'init --help', args: ['init', '--help'] },
   { label: 'lag --help', args: ['lag', '--help'] },

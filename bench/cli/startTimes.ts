@@ -6,6 +6,8 @@ import { median } from '../ingest/stats.ts';
 export interface CliCase {
   readonly label: string;
   readonly args: readonly string[];
+  /** `args` are Node's own, without `bin/edgestream.js` (the floor: `node -e 0`). */
+  readonly nodeOnly?: boolean;
 }
 
 export interface CaseTimes {
@@ -42,7 +44,7 @@ export function timeCase(o: { node: string; bin: string; cwd: string; env: NodeJ
   const once = (i: number): number => {
     const cpu0 = childrenCpuMs();
     const t0 = process.hrtime.bigint();
-    const r = spawnSync(o.node, [o.bin, ...o.case.args], { cwd: o.cwd, env: o.env, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(o.node, o.case.nodeOnly === true ? [...o.case.args] : [o.bin, ...o.case.args], { cwd: o.cwd, env: o.env, encoding: 'utf8', timeout: 120_000 });
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     if (r.status !== 0) throw new Error(`${o.case.label}: exit ${r.status ?? r.signal}: ${(r.stderr || r.error?.message || '').slice(-2000)}`);
     if (i > 0) cpu.push(childrenCpuMs() - cpu0);
