@@ -45,6 +45,8 @@ async function main(): Promise<void> {
     console.log(`${c.label.padEnd(36)} wall median ${round(c.medianMs)} ms (first ${round(c.firstMs)}; repeats ${c.repeatsMs.map((x) => round(x)).join(' ')})   CPU median ${c.medianCpuMs} ms (repeats ${c.repeatsCpuMs.join(' ')})`);
   };
   for (const c of HELP_CASES) report(timeCase({ node, bin, cwd: REPO_ROOT, env: process.env, repeats, case: c }));
+  // The physical floor of a CLI start on this machine, measured in this run: a bare Node start.
+  const floor = results[0] as CaseTimes;
 
   if (withStack) {
     const stack = await resolveStack({ log: (l) => console.log(`[stack] ${l}`), keepRunning: true });
@@ -65,7 +67,7 @@ async function main(): Promise<void> {
     }
   }
   const out = flag(argv, 'out') ?? 'bench/results/cli-latest.json';
-  console.log(`result JSON: ${writeResultJson(out, { benchmark: 'cli', date: new Date().toISOString(), machine: m, node: runtime, bin: path.relative(REPO_ROOT, bin), code, repeats, results })}`);
+  console.log(`result JSON: ${writeResultJson(out, { benchmark: 'cli', date: new Date().toISOString(), machine: m, node: runtime, bin: path.relative(REPO_ROOT, bin), code, repeats, baseline: floor, results: results.map((r) => ({ ...r, wallOverBaseline: round(r.medianMs / floor.medianMs) })) })}`);
 }
 
 main().catch((e: unknown) => {
