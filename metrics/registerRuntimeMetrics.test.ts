@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRuntimeMetrics } from '../streams/runtime/runtimeMetrics.ts';
-import { createLinkCache } from '../streams/runtime/linkCache.ts';
+import { createLinkCache } from '../streams/runtime/store/linkCache.ts';
 import { parsePrometheusText } from '../test/support/prometheusText.ts';
 import { createMetricsRegistry } from './createMetricsRegistry.ts';
 import { registerBackgroundMetrics } from './registerBackgroundMetrics.ts';

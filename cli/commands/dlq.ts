@@ -1,6 +1,6 @@
 import type { KafkaPort } from '../../streams/kafka/index.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
-import { HEADERS } from '../../streams/runtime/headers.ts';
+import { HEADERS } from '../../streams/runtime/failures/headers.ts';
 import { dlqTopicOf, topicName } from '../../streams/topics/index.ts';
 import { readTopicRange } from '../kafka/readTopicRange.ts';
 import { resolveOffsetRange, type RangeFlags } from '../kafka/resolveOffsetRange.ts';

@@ -1,6 +1,6 @@
 import type { KafkaPort, ProducedRecord, RecordHeaders } from '../../streams/kafka/index.ts';
 import { describeResurrectionHorizon, resurrectionHorizonStartMicros, type EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
-import { HEADERS } from '../../streams/runtime/headers.ts';
+import { HEADERS } from '../../streams/runtime/failures/headers.ts';
 import { dlqTopicOf, topicName } from '../../streams/topics/index.ts';
 import { findEventsPastHorizon, type EventsPastHorizon } from '../kafka/findEventsPastHorizon.ts';
 import { readTopicRange } from '../kafka/readTopicRange.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeLinkValue, encodeNodeTombstoneValue } from '../../sinks/namespaces/index.ts';
 import type { Cell } from '../../sinks/store/TwoLevelMapStore.ts';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
-import type { CascadeLogic } from '../../streams/runtime/cascadeTypes.ts';
+import type { CascadeLogic } from '../../streams/runtime/runners/cascadeTypes.ts';
 import { createNodeRemovalCascade } from './createNodeRemovalCascade.ts';
 
 const cascade = createNodeRemovalCascade({

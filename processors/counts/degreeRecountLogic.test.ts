@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeDegreeDirtyKey, encodeLinkValue } from '../../sinks/namespaces/index.ts';
-import type { RecountLogic } from '../../streams/runtime/createRecounter.ts';
+import type { RecountLogic } from '../../streams/runtime/recount/createRecounter.ts';
 import { degreeRecountLogic } from './degreeRecountLogic.ts';
 
 // Compile-time check that the recounter accepts it (streams/runtime RecountLogic).

@@ -2,7 +2,7 @@ import type { KafkaPort } from '../kafka/index.ts';
 import type { Logger } from 'pino';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { knownSchemas, type WidePartitionDetected } from '../../schemas/index.ts';
-import { createKafkaPublisher, createRuntimeProducer } from '../runtime/kafkaPublisher.ts';
+import { createKafkaPublisher, createRuntimeProducer } from '../runtime/consumer/kafkaPublisher.ts';
 import { subjectFor, type AvroSerde } from '../serde/index.ts';
 import { topicName } from '../topics/index.ts';
 

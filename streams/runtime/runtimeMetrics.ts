@@ -1,5 +1,5 @@
-import type { DlqReason } from './headers.ts';
-import type { LinkCacheStats } from './linkCache.ts';
+import type { DlqReason } from './failures/headers.ts';
+import type { LinkCacheStats } from './store/linkCache.ts';
 
 /** Counters of one runtime (monotonic since start; the progress log turns them into rates). */
 export interface RuntimeMetricsSnapshot {

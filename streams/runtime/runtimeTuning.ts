@@ -1,5 +1,5 @@
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
-import type { RetryPolicy } from './backoff.ts';
+import type { RetryPolicy } from './failures/backoff.ts';
 
 /**
  * Knobs of the runtime that are not in the edgestream config file (all

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { encodeRecentKey, forwardLinkNamespace, forwardRecentNamespace, isExactRecentValue } from '../../sinks/namespaces/index.ts';
 import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
-import { createKeyPartitioner } from '../../streams/runtime/keyPartitioner.ts';
+import { createKeyPartitioner } from '../../streams/runtime/consumer/keyPartitioner.ts';
 import { faultyStore } from '../../streams/runtime/testing/faultyStore.ts';
 import { subjectFor } from '../../streams/serde/index.ts';
 import { createEdgePipeline, type EdgePipeline, type EdgePipelineStage } from '../../streams/topology/createEdgePipeline.ts';

@@ -5,16 +5,16 @@ import type { EdgestreamConfig } from '../../../schemas/config/edgestreamConfig.
 import type { KnownSchema } from '../../../schemas/index.ts';
 import type { AvroSerde } from '../../serde/index.ts';
 import { topicName } from '../../topics/index.ts';
-import { startRetrySchedule } from '../backoff.ts';
-import { classifyFailure, type Boundary } from '../classifyFailure.ts';
+import { startRetrySchedule } from '../failures/backoff.ts';
+import { classifyFailure, type Boundary } from '../failures/classifyFailure.ts';
 import { systemClock, type Clock } from '../Clock.ts';
-import { createChunkRunner } from '../createChunkRunner.ts';
-import type { Runner } from '../createConsumerLoop.ts';
-import { createEmitEncoder } from '../emitEncoder.ts';
-import { failureTopicsOf, inputFailureRouter } from '../failureRouter.ts';
-import { describeError, PipelineError } from '../PipelineError.ts';
-import type { Publisher, RecordOutcome } from '../pipelineTypes.ts';
-import { EventFault, retryOperation } from '../retryOperation.ts';
+import { createChunkRunner } from '../runners/createChunkRunner.ts';
+import type { Runner } from '../consumer/createConsumerLoop.ts';
+import { createEmitEncoder } from '../stages/emitEncoder.ts';
+import { failureTopicsOf, inputFailureRouter } from '../failures/failureRouter.ts';
+import { describeError, PipelineError } from '../failures/PipelineError.ts';
+import type { Publisher, RecordOutcome } from '../stages/pipelineTypes.ts';
+import { EventFault, retryOperation } from '../failures/retryOperation.ts';
 import { createRuntimeMetrics } from '../runtimeMetrics.ts';
 import { resolveTuning, retryPolicyOf, type RuntimeTuning } from '../runtimeTuning.ts';
 

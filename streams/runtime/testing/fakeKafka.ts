@@ -1,6 +1,6 @@
 import type { ConsumedBatch, ConsumedRecord, KafkaAdmin, KafkaConsumer, KafkaPort, KafkaProducer, RecordHeaders } from '../../kafka/index.ts';
-import type { BatchPayload } from '../createBatchHandler.ts';
-import type { OutRecord, Publisher } from '../pipelineTypes.ts';
+import type { BatchPayload } from '../stages/createBatchHandler.ts';
+import type { OutRecord, Publisher } from '../stages/pipelineTypes.ts';
 
 /** A consumed record as the Kafka port hands it over (record-batch format: headers always present). */
 export function message(offset: number, value: Buffer | null, opts: { key?: string; headers?: RecordHeaders; timestamp?: number } = {}): ConsumedRecord {

@@ -1,11 +1,11 @@
 import type { ConsumedRecord } from '../../kafka/index.ts';
 import { createMemoryStore } from '../../../sinks/memory/index.ts';
-import { createBatchHandler } from '../createBatchHandler.ts';
-import { inputFailureRouter, type FailureRouter } from '../failureRouter.ts';
-import { defaultMutationIdOf } from '../logFields.ts';
-import { createPartitionPauser } from '../partitionPauser.ts';
-import type { PipelineDeps } from '../pipelineTypes.ts';
-import { runPipeline } from '../runPipeline.ts';
+import { createBatchHandler } from '../stages/createBatchHandler.ts';
+import { inputFailureRouter, type FailureRouter } from '../failures/failureRouter.ts';
+import { defaultMutationIdOf } from '../stages/logFields.ts';
+import { createPartitionPauser } from '../consumer/partitionPauser.ts';
+import type { PipelineDeps } from '../stages/pipelineTypes.ts';
+import { runPipeline } from '../stages/runPipeline.ts';
 import { createRuntimeMetrics } from '../runtimeMetrics.ts';
 import { faultyStore } from './faultyStore.ts';
 import { fakePublisher } from './fakeKafka.ts';

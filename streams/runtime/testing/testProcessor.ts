@@ -1,6 +1,6 @@
 import { clearPartition, type EventProcessor } from '../../../processors/index.ts';
 import { DecodeError } from '../../serde/index.ts';
-import type { ValidateEvent } from '../pipelineTypes.ts';
+import type { ValidateEvent } from '../stages/pipelineTypes.ts';
 
 /**
  * A small processor for runtime tests (the real fan-out lives in

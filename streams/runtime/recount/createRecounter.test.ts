@@ -1,0 +1,306 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../../../sinks/memory/index.ts';
+import { decorateStore, StoreError, type Cell, type TwoLevelMapStore } from '../../../sinks/store/index.ts';
+import { createRecounter, type RecountLogic } from './createRecounter.ts';
+import { recordingLogger, silentLogger } from '../testing/silentLogger.ts';
+import { createTestClock } from '../testing/testClock.ts';
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const u64 = (n: bigint) => {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(n);
+  return new Uint8Array(b);
+};
+
+/** A tiny projection: marks name a vertex; count the cells of r_links[v] whose value is [1]; store it in r_counts[v]['n']. */
+const logic: RecountLogic = {
+  markNamespace: 'r_marks',
+  markPartitions: ['s0', 's1'],
+  target(key) {
+    const vertex = new TextDecoder().decode(key);
+    if (vertex.startsWith('!')) return undefined;
+    return { source: { namespace: 'r_links', id: vertex }, result: { namespace: 'r_counts', id: vertex, key: utf8('n') } };
+  },
+  counts: (cell: Cell) => cell.value[0] === 1,
+  encodeCount: u64,
+};
+
+function setup() {
+  const store = createMemoryStore({ namespaces: [{ name: 'r_marks', chunking: false }, { name: 'r_links', chunking: false }, { name: 'r_counts', chunking: false }] });
+  const clock = createTestClock();
+  const put = (namespace: string, id: string, key: string, value: Uint8Array, writeTime: bigint) =>
+    store.mutateMany([{ namespace, id, writeTime, deletions: [], additions: [{ key: utf8(key), value }] }]);
+  const mark = (shard: string, vertex: string, at: bigint) => put('r_marks', shard, vertex, new Uint8Array(0), at);
+  const link = (vertex: string, peer: string, active: boolean) => put('r_links', vertex, peer, Uint8Array.of(active ? 1 : 2), 1n);
+  const count = async (vertex: string) => {
+    const cell = await store.namespace('r_counts').get(vertex, utf8('n'));
+    return cell === undefined ? undefined : { n: Buffer.from(cell.value).readBigUInt64BE(), at: cell.writeTime };
+  };
+  const marks = async (shard: string) => (await store.namespace('r_marks').slice(shard, { limit: 100 })).cells.map((c) => new TextDecoder().decode(c.key));
+  return { store, clock, mark, link, count, marks };
+}
+
+describe('createRecounter', () => {
+  it('recounts every marked target, writes the count at t0 and deletes the marks', async () => {
+    const s = setup();
+    await s.link('a', 'x', true);
+    await s.link('a', 'y', true);
+    await s.link('a', 'z', false);
+    await s.link('b', 'x', true);
+    await s.mark('s0', 'a', 5n);
+    await s.mark('s1', 'b', 5n);
+    const round = await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock }).runOnce();
+    const t0 = s.clock.nowMicros();
+    expect(round).toEqual({ t0, marks: 2, recounted: 2, failed: 0, held: 0, rowsRead: 12, phasesMs: { take: 0, count: 0, deleteMarks: 0 } });
+    expect(await s.count('a')).toEqual({ n: 2n, at: t0 });
+    expect(await s.count('b')).toEqual({ n: 1n, at: t0 });
+    expect([...(await s.marks('s0')), ...(await s.marks('s1'))]).toEqual([]);
+  });
+
+  it('deletes each mark at the write time it was read with: a mark rewritten during the round survives, a future-stamped one does not linger', async () => {
+    const s = setup();
+    const t0 = s.clock.nowMicros();
+    await s.mark('s0', 'a', t0 - 10n);
+    await s.mark('s0', 'b', t0 + 600_000_000n); // stamped by a writer whose clock is 10 minutes ahead
+    await s.mark('s0', 'c', t0 - 10n);
+    // While `c` is being counted, a writer (any clock ahead of the first stamp) marks it again.
+    const racing: TwoLevelMapStore = {
+      ...s.store,
+      namespace: (name) => {
+        const ns = s.store.namespace(name);
+        if (name !== 'r_links') return ns;
+        return { ...ns, slice: async (id, q) => ((id === 'c' ? await s.mark('s0', 'c', t0 - 5n) : undefined, ns.slice(id, q))) };
+      },
+    };
+    await createRecounter({ store: racing, logic, logger: silentLogger, clock: s.clock }).runOnce();
+    expect(await s.marks('s0')).toEqual(['c']);
+  });
+
+  it('writes a count after the one it replaces, even when this instance\'s clock is behind that count\'s stamp', async () => {
+    const s = setup();
+    await s.link('a', 'x', true);
+    await s.mark('s0', 'a', 1n);
+    const ahead = createTestClock({ startMs: s.clock.nowMs() + 600_000 });
+    await createRecounter({ store: s.store, logic, logger: silentLogger, clock: ahead }).runOnce();
+    expect(await s.count('a')).toEqual({ n: 1n, at: ahead.nowMicros() });
+    await s.link('a', 'y', true);
+    await s.mark('s0', 'a', 2n);
+    await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock }).runOnce();
+    expect(await s.count('a')).toEqual({ n: 2n, at: ahead.nowMicros() + 1n });
+  });
+
+  it('counts a target once for all its marks', async () => {
+    const s = setup();
+    await s.link('a', 'x', true);
+    await s.mark('s0', 'a', 1n);
+    await s.mark('s1', 'a', 1n);
+    const round = await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock }).runOnce();
+    expect(round).toMatchObject({ marks: 2, recounted: 1, failed: 0 });
+    expect([...(await s.marks('s0')), ...(await s.marks('s1'))]).toEqual([]);
+  });
+
+  it('counts and deletes 200 000 marks of one target in one round (no call with one argument per mark)', { timeout: 60_000 }, async () => {
+    const s = setup();
+    // Marks `vertex#n`: many cells naming one target (a celebrity's backlog, taken whole by a sweep).
+    const many: RecountLogic = { ...logic, target: (key) => logic.target(utf8(new TextDecoder().decode(key).split('#')[0] as string)) };
+    await s.link('star', 'x', true);
+    const N = 200_000;
+    await s.store.mutateMany([{ namespace: 'r_marks', id: 's0', writeTime: 1n, deletions: [], additions: Array.from({ length: N }, (_, i) => ({ key: utf8(`star#${i}`), value: new Uint8Array(0) })) }]);
+    const round = await createRecounter({ store: s.store, logic: many, logger: silentLogger, clock: s.clock, marksPerRound: N }).runOnce();
+    expect(round).toMatchObject({ marks: N, recounted: 1, failed: 0 });
+    expect(await s.count('star')).toMatchObject({ n: 1n });
+    expect(await s.marks('s0')).toEqual([]);
+  });
+
+  it('starts each round at the next mark partition, so a backlog in the first cannot starve the others', async () => {
+    const s = setup();
+    for (const v of ['a', 'b', 'c']) await s.mark('s0', v, 1n);
+    await s.mark('s1', 'z', 1n);
+    const recounter = createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock, marksPerRound: 1 });
+    await recounter.runOnce();
+    await recounter.runOnce();
+    expect(await s.marks('s0')).toEqual(['b', 'c']);
+    expect(await s.marks('s1')).toEqual([]);
+  });
+
+  it('recounts only the mark partitions its owner assigns to it', async () => {
+    const s = setup();
+    await s.mark('s0', 'a', 1n);
+    await s.mark('s1', 'b', 1n);
+    const round = await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock, owner: { owns: (p) => p === 's1' } }).runOnce();
+    expect(round).toMatchObject({ marks: 1, recounted: 1 });
+    expect(await s.marks('s0')).toEqual(['a']);
+    expect(await s.marks('s1')).toEqual([]);
+  });
+
+  it('pages through a large partition', async () => {
+    const s = setup();
+    for (let i = 0; i < 2_500; i++) await s.link('big', `p${String(i).padStart(5, '0')}`, i % 5 !== 0);
+    await s.mark('s0', 'big', 1n);
+    await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock, pageSize: 1_000 }).runOnce();
+    expect((await s.count('big'))?.n).toBe(2_000n);
+  });
+
+  it('keeps the mark of a recount that failed, and deletes a malformed mark without counting', async () => {
+    const s = setup();
+    await s.mark('s0', 'flaky', 1n);
+    await s.mark('s0', 'fine', 1n);
+    await s.mark('s1', '!malformed', 1n);
+    const failing: TwoLevelMapStore = {
+      ...s.store,
+      mutateMany: (ms) => s.store.mutateMany(ms),
+      namespace: (name) => {
+        const ns = s.store.namespace(name);
+        return name === 'r_links' ? { ...ns, slice: async (id, q) => (id === 'flaky' ? Promise.reject(new StoreError('timeout', 'slow')) : ns.slice(id, q)) } : ns;
+      },
+    };
+    const recounter = createRecounter({ store: failing, logic, logger: silentLogger, clock: s.clock });
+    const round = await recounter.runOnce();
+    expect(round).toMatchObject({ marks: 3, recounted: 1, failed: 1 });
+    expect(recounter.stats()).toEqual({ rounds: 1, failedRounds: 0, recounted: 1, failed: 1, lastRoundMarks: 3, strandedIntents: 0 });
+    expect(await s.marks('s0')).toEqual(['flaky']);
+    expect(await s.marks('s1')).toEqual([]);
+    expect(await s.count('fine')).toMatchObject({ n: 0n });
+  });
+
+  it('runs rounds every interval until stopped', async () => {
+    const s = setup();
+    const clock = createTestClock({ autoAdvance: false });
+    const recounter = createRecounter({ store: s.store, logic, logger: silentLogger, clock, intervalMs: 1_000 });
+    recounter.start();
+    await s.mark('s0', 'a', clock.nowMicros() + 1n); // after the first round's t0: survives it
+    await clock.advance(1_000);
+    await clock.advance(1_000);
+    expect(await s.marks('s0')).toEqual([]);
+    expect(await s.count('a')).toMatchObject({ n: 0n });
+    const stopped = recounter.stop();
+    await clock.advance(1_000);
+    await stopped;
+  });
+});
+
+describe('createRecounter backlog', () => {
+  it('starts the next round at once after a full one, so a backlog drains without waiting an interval per round', async () => {
+    const s = setup();
+    const clock = createTestClock({ autoAdvance: false });
+    for (const v of ['a', 'b', 'c', 'd', 'e']) await s.mark('s0', v, clock.nowMicros() - 1n);
+    const { logger, lines } = recordingLogger();
+    const recounter = createRecounter({ store: s.store, logic, logger, clock, intervalMs: 60_000, marksPerRound: 2 });
+    recounter.start();
+    for (let i = 0; i < 200 && recounter.stats().rounds < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(recounter.stats()).toMatchObject({ rounds: 3, lastRoundMarks: 1 });
+    expect(await s.marks('s0')).toEqual([]);
+    expect(await s.count('e')).toMatchObject({ n: 0n });
+    await clock.advance(60_000); // one empty round, logged because the one before took marks; the next is not
+    await clock.advance(60_000);
+    const stopped = recounter.stop();
+    await clock.advance(60_000);
+    await stopped;
+    expect(lines.filter((l) => l['msg'] === 'recount round').map((l) => l['marks'])).toEqual([2, 2, 1, 0]);
+  });
+});
+
+describe('createRecounter intents', () => {
+  /** `v!n`: an intent for v, written before its change (n tells two apart). */
+  const withIntents: RecountLogic = { ...logic, target: (key) => logic.target(utf8(new TextDecoder().decode(key).split('!')[0] as string)), isIntent: (key) => new TextDecoder().decode(key).includes('!') };
+
+  it('holds an intent until intentHoldMs after this instance first read it, then counts it and deletes it', async () => {
+    const s = setup();
+    const clock = createTestClock({ autoAdvance: false });
+    const recounter = createRecounter({ store: s.store, logic: withIntents, logger: silentLogger, clock, intentHoldMs: 10_000 });
+    await s.mark('s0', 'a!1', 1n);
+    expect(await recounter.runOnce()).toMatchObject({ marks: 1, held: 1, recounted: 0, failed: 0 });
+    await s.link('a', 'x', true); // the change the intent announced lands after the first read of it
+    await clock.advance(9_999);
+    expect(await recounter.runOnce()).toMatchObject({ held: 1, recounted: 0 });
+    expect(await s.count('a')).toBeUndefined();
+    await clock.advance(1);
+    expect(await recounter.runOnce()).toMatchObject({ held: 0, recounted: 1 });
+    expect(await s.count('a')).toMatchObject({ n: 1n });
+    expect(await s.marks('s0')).toEqual([]);
+    expect(recounter.stats().strandedIntents).toBe(1);
+  });
+
+  it('counts the marks beside a held intent, and starts its hold again when it was rewritten or another instance reads it', async () => {
+    const s = setup();
+    const clock = createTestClock({ autoAdvance: false });
+    const first = createRecounter({ store: s.store, logic: withIntents, logger: silentLogger, clock, intentHoldMs: 10_000 });
+    await s.mark('s0', 'a!1', 1n);
+    await s.mark('s0', 'b', 1n);
+    expect(await first.runOnce()).toMatchObject({ marks: 2, held: 1, recounted: 1 });
+    expect(await s.marks('s0')).toEqual(['a!1']);
+    await clock.advance(10_000);
+    // A new instance (the shard moved, or a restart) has not seen it yet.
+    expect(await createRecounter({ store: s.store, logic: withIntents, logger: silentLogger, clock, intentHoldMs: 10_000 }).runOnce()).toMatchObject({ held: 1 });
+    await s.mark('s0', 'a!1', 2n); // rewritten at another write time: another sighting
+    expect(await first.runOnce()).toMatchObject({ held: 1 });
+    await clock.advance(10_000);
+    expect(await first.runOnce()).toMatchObject({ held: 0, recounted: 1 });
+    expect(await s.marks('s0')).toEqual([]);
+  });
+
+  it('a full round of held intents waits an interval before the next (it would take the same ones)', async () => {
+    const s = setup();
+    const clock = createTestClock({ autoAdvance: false });
+    for (const v of ['a!1', 'b!1', 'c!1']) await s.mark('s0', v, 1n);
+    const recounter = createRecounter({ store: s.store, logic: withIntents, logger: silentLogger, clock, intervalMs: 60_000, marksPerRound: 2, intentHoldMs: 30_000 });
+    recounter.start();
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(recounter.stats()).toMatchObject({ rounds: 1, lastRoundMarks: 2 });
+    await clock.advance(60_000); // past the hold: both counted, so the round after starts at once
+    for (let i = 0; i < 50 && recounter.stats().rounds < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(recounter.stats().rounds).toBe(3);
+    const stopped = recounter.stop();
+    await clock.advance(60_000);
+    await stopped;
+    expect(await s.marks('s0')).toEqual(['c!1']); // first read by the third round: held
+  });
+});
+
+describe('createRecounter under clock skew (property)', () => {
+  /** Marks name `vertex#write`: one cell per mark write, as degree_dirty keys are (type ␀ dir ␀ vertex ␀ peer ␀ mutation id). */
+  const perWrite: RecountLogic = { ...logic, target: (key) => logic.target(utf8(new TextDecoder().decode(key).split('#')[0] as string)) };
+  /** Every store call of a recounter completes when fast-check's scheduler says so: any interleaving with the writers and the other instance. */
+  const scheduled = (store: TwoLevelMapStore, s: fc.Scheduler): TwoLevelMapStore =>
+    decorateStore(store, {
+      mutateMany: s.scheduleFunction((ms: Parameters<TwoLevelMapStore['mutateMany']>[0]) => store.mutateMany(ms)),
+      namespace: (name) => {
+        const ns = store.namespace(name);
+        return { ...ns, get: s.scheduleFunction((id: string, key: Uint8Array) => ns.get(id, key)), slice: s.scheduleFunction((id: string, q: Parameters<typeof ns.slice>[1]) => ns.slice(id, q)) };
+      },
+    });
+  const MINUTE_US = 60_000_000n;
+  const change = fc.record({ vertex: fc.constantFrom('a', 'b'), peer: fc.constantFrom('p', 'q', 'r'), active: fc.boolean(), writerSkewMinutes: fc.integer({ min: -10, max: 10 }) });
+
+  it('two instances whose clocks differ by minutes converge to the exact counts, whatever the interleaving and the writers\' clocks', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.array(change, { minLength: 1, maxLength: 12 }), fc.tuple(fc.integer({ min: -20, max: 20 }), fc.integer({ min: -20, max: 20 })), async (sch, changes, offsets) => {
+        const st = setup();
+        const clocks = offsets.map((m) => createTestClock({ startMs: st.clock.nowMs() + m * 60_000 }));
+        const instances = clocks.map((clock) => createRecounter({ store: scheduled(st.store, sch), logic: perWrite, logger: silentLogger, clock }));
+        const truth = new Map<string, Map<string, boolean>>();
+        const writers = (async () => {
+          for (const [i, c] of changes.entries()) {
+            await sch.schedule(Promise.resolve());
+            // The link at its event time (i + 1), then, once it landed, its mark at the writer's skewed clock.
+            await st.store.mutateMany([{ namespace: 'r_links', id: c.vertex, writeTime: BigInt(i + 1), deletions: [], additions: [{ key: utf8(c.peer), value: Uint8Array.of(c.active ? 1 : 2) }] }]);
+            truth.set(c.vertex, (truth.get(c.vertex) ?? new Map()).set(c.peer, c.active));
+            await st.mark('s0', `${c.vertex}#${i}`, st.clock.nowMicros() + BigInt(c.writerSkewMinutes) * MINUTE_US + BigInt(i));
+          }
+        })();
+        const rounds = instances.map(async (r) => {
+          for (let n = 0; n < 3; n++) await r.runOnce();
+        });
+        await sch.waitFor(Promise.all([writers, ...rounds]));
+        // Quiet stream: the same two instances (unscheduled now) run until no mark is left.
+        const quiet = clocks.map((clock) => createRecounter({ store: st.store, logic: perWrite, logger: silentLogger, clock }));
+        for (let n = 0; n < 2; n++) for (const r of quiet) await r.runOnce();
+        expect(await st.marks('s0')).toEqual([]);
+        for (const [vertex, peers] of truth) expect((await st.count(vertex))?.n).toBe(BigInt([...peers.values()].filter(Boolean).length));
+      }),
+      { numRuns: 100 },
+    );
+  }, 60_000);
+});
+
