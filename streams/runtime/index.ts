@@ -8,6 +8,7 @@ export type { Runner } from './consumer/createConsumerLoop.ts';
 export type { ValidateEvent, ValidationContext, ValidationResult, RecordOutcome, OutRecord, Publisher } from './stages/pipelineTypes.ts';
 export { createLinkCache, type LinkCache, type LinkCacheStats } from './store/linkCache.ts';
 export { createLinkCachingStore, isLinkNamespace } from './store/createLinkCachingStore.ts';
+export { composeProcessorStore, type ProcessorStore, type ProcessorStoreParts } from './store/composeProcessorStore.ts';
 export { classifyFailure, type Boundary, type Decision } from './failures/classifyFailure.ts';
 export { HEADERS, readRepairState, headerString, isReplayForced, type DlqReason, type RepairState } from './failures/headers.ts';
 export { backoffMs, type RetryPolicy } from './failures/backoff.ts';

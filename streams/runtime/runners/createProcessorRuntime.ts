@@ -10,7 +10,7 @@ import { backoffMs } from '../failures/backoff.ts';
 import { systemClock, type Clock } from '../Clock.ts';
 import { createChunkRunner } from './createChunkRunner.ts';
 import type { Runner } from '../consumer/createConsumerLoop.ts';
-import { createLinkCachingStore } from '../store/createLinkCachingStore.ts';
+import { composeProcessorStore, isProcessorStore, type ProcessorStore } from '../store/composeProcessorStore.ts';
 import { createEmitEncoder, type EmitSchemas } from '../stages/emitEncoder.ts';
 import { failureTopicsOf, inputFailureRouter, repairFailureRouter, type FailureRouter } from '../failures/failureRouter.ts';
 import { readRepairState } from '../failures/headers.ts';
@@ -28,8 +28,12 @@ import { resolveTuning, retryPolicyOf, type RuntimeTuning } from '../runtimeTuni
 export interface ProcessorRuntimeOptions<E> {
   readonly kafka: KafkaPort;
   readonly serde: AvroSerde;
-  /** The store the processor's reads and writes go to; the runtime does not close it. */
-  readonly store: TwoLevelMapStore;
+  /**
+   * The store the processor's reads and writes go to; the runtime does not close it. A
+   * plain store gets the runtime's link cache on top; a composed one (composeProcessorStore:
+   * createEdgePipeline's link cache, tombstone cache and split mirror) is used as it is.
+   */
+  readonly store: TwoLevelMapStore | ProcessorStore;
   readonly processor: EventProcessor<E>;
   /** The reader schema of the input topic (events are resolved into it). */
   readonly schema: KnownSchema<E>;
@@ -45,6 +49,7 @@ export interface ProcessorRuntimeOptions<E> {
    * The write-aside link cache. Default: a fresh one with
    * `runtime.linkCacheEntries` entries (none when 0). Pass one instance to
    * both the runtime and its repair runner to share it, or `false` to turn it off.
+   * Only for a plain `store`: a composed one brings its own.
    */
   readonly linkCache?: LinkCache | false;
   readonly mutationIdOf?: (event: E) => string | undefined;
@@ -113,9 +118,8 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
   const clock = opts.clock ?? systemClock;
   const tuning = resolveTuning(opts.config, { ...(spec.maxWaitTimeMs === undefined ? {} : { maxWaitTimeMs: spec.maxWaitTimeMs }), ...opts.tuning });
   const logger = opts.logger.child({ component: spec.component, processor: opts.processor.name });
-  const cache = opts.linkCache ?? (opts.config.runtime.linkCacheEntries > 0 ? createLinkCache({ entries: opts.config.runtime.linkCacheEntries }) : false);
-  const store = cache ? createLinkCachingStore(opts.store, cache) : opts.store;
-  const metrics = createRuntimeMetrics(cache ? () => cache.stats() : undefined);
+  const { top: store, linkCache } = processorStoreOf(opts);
+  const metrics = createRuntimeMetrics(linkCache ? () => linkCache.stats() : undefined);
   const routed = spec.routesByKey === true && opts.processor.routingKey !== undefined;
   const partitionOfKey = routed ? createKeyPartitioner(opts.kafka, spec.topic) : undefined;
   const repairTopic = topicName(opts.config.topics.prefix, repairTopicOf(opts.input ?? 'edge-mutations'));
@@ -166,4 +170,11 @@ function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Run
       return (source, messages, heartbeat) => runPipeline(deps, source, messages, heartbeat);
     },
   });
+}
+
+/** The runner's composed store: the caller's, or a plain store under the runtime's link cache. */
+function processorStoreOf<E>(opts: ProcessorRuntimeOptions<E>): ProcessorStore {
+  if (isProcessorStore(opts.store)) return opts.store;
+  const cache = opts.linkCache ?? (opts.config.runtime.linkCacheEntries > 0 ? createLinkCache({ entries: opts.config.runtime.linkCacheEntries }) : false);
+  return composeProcessorStore({ store: opts.store, ...(cache ? { linkCache: cache } : {}) });
 }
