@@ -78,6 +78,7 @@ export function clusterClientOptions(cluster: ClusterConfig, sources: SecretSour
     cassandraContactPoints: cassandra.contactPoints,
     cassandraLocalDc: cassandra.localDataCenter,
     security,
+    kafkaClient: kafka.client,
   };
 }
 

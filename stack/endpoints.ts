@@ -13,6 +13,8 @@ export interface StackEndpoints {
   readonly cassandraLocalDc: string;
   /** TLS and credentials (a configured cluster only); absent: plain connections without credentials. */
   readonly security?: ClientSecurity;
+  /** The config's `cluster.kafka.client` (a configured cluster only); absent: EDGESTREAM_KAFKA_CLIENT, else kafkajs. */
+  readonly kafkaClient?: 'kafkajs' | 'platformatic';
 }
 
 const hostPort = z

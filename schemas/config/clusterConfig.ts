@@ -48,8 +48,14 @@ export type ClusterTls = z.output<typeof tlsSchema>;
 
 const usernamePasswordSchema = z.strictObject({ username: z.string().min(1), ...password.shape }).superRefine(password.check);
 
+/** The Kafka clients edgestream has an adapter for (streams/kafka/); kafkajs is the default. */
+export const KAFKA_CLIENTS = ['kafkajs', 'platformatic'] as const;
+export type KafkaClientName = (typeof KAFKA_CLIENTS)[number];
+
 const kafkaSchema = z.strictObject({
   brokers: z.array(hostPort).min(1, 'expected at least one host:port'),
+  /** Which client library talks to Kafka (EDGESTREAM_KAFKA_CLIENT when there is no cluster section). */
+  client: z.enum(KAFKA_CLIENTS).default('kafkajs'),
   tls: tlsSchema.optional(),
   sasl: z.strictObject({ mechanism: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']), username: z.string().min(1), ...password.shape }).superRefine(password.check).optional(),
 });

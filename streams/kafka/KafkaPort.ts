@@ -176,6 +176,15 @@ export interface TopicConfig {
   readonly entries: readonly { readonly name: string; readonly value: string; /** Set on the topic itself (not a broker default). */ readonly topicOverride: boolean }[];
 }
 
+/** A consumer group as its coordinator describes it. */
+export interface GroupDescription {
+  readonly groupId: string;
+  /** Kafka's name of the state: 'Stable', 'Empty', 'PreparingRebalance', 'CompletingRebalance' or 'Dead' (a group that does not exist). */
+  readonly state: string;
+  /** Each member with the partitions it holds (topic → partitions); empty while the group rebalances. */
+  readonly members: readonly { readonly memberId: string; readonly clientId: string; readonly assignment: Readonly<Record<string, readonly number[]>> }[];
+}
+
 export interface KafkaAdmin {
   connect(): Promise<void>;
   disconnect(): Promise<void>;
@@ -192,4 +201,9 @@ export interface KafkaAdmin {
   /** Per partition, the first offset whose timestamp is at or after `timestampMs` (the end offset when none is). */
   fetchTopicOffsetsByTimestamp(topic: string, timestampMs: number): Promise<{ readonly partition: number; readonly offset: string }[]>;
   fetchOffsets(args: { readonly groupId: string; readonly topics: readonly string[] }): Promise<{ readonly topic: string; readonly partitions: readonly CommittedOffset[] }[]>;
+  describeGroup(groupId: string): Promise<GroupDescription>;
+  /** Deletes groups that have no members (a group with members, or none by that id, is an error). */
+  deleteGroups(groupIds: readonly string[]): Promise<void>;
+  /** Sets a group's committed offsets, e.g. to replay (the group must have no members). */
+  setGroupOffsets(args: { readonly groupId: string; readonly topic: string; readonly partitions: readonly { readonly partition: number; readonly offset: string }[] }): Promise<void>;
 }

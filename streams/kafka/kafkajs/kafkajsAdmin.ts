@@ -35,5 +35,22 @@ export function kafkajsAdminPort(admin: Admin): KafkaAdmin {
     fetchTopicOffsets: (topic) => admin.fetchTopicOffsets(topic),
     fetchTopicOffsetsByTimestamp: (topic, timestampMs) => admin.fetchTopicOffsetsByTimestamp(topic, timestampMs),
     fetchOffsets: ({ groupId, topics }) => admin.fetchOffsets({ groupId, topics: [...topics] }),
+    async describeGroup(groupId) {
+      const { groups } = await admin.describeGroups([groupId]);
+      const group = groups[0];
+      if (group === undefined) throw new Error(`describeGroups answered nothing for group ${groupId}`);
+      return {
+        groupId,
+        state: group.state,
+        members: group.members.map((m) => ({
+          memberId: m.memberId,
+          clientId: m.clientId,
+          // Empty while the group rebalances (no assignment has been synced).
+          assignment: (m.memberAssignment.length === 0 ? undefined : kafkajs.AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment) ?? {},
+        })),
+      };
+    },
+    deleteGroups: async (groupIds) => void (await admin.deleteGroups([...groupIds])),
+    setGroupOffsets: ({ groupId, topic, partitions }) => admin.setOffsets({ groupId, topic, partitions: partitions.map((p) => ({ ...p })) }),
   };
 }

@@ -1,0 +1,1 @@
+export { createPlatformaticPort } from './createPlatformaticPort.ts';
