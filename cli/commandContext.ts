@@ -5,17 +5,16 @@ import type { EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
 import type { TwoLevelMapStore } from '../sinks/store/TwoLevelMapStore.ts';
 import type { StackEndpoints } from '../stack/endpoints.ts';
 import { commandStack } from './commandStack.ts';
-import { connectClients } from './connectClients.ts';
+import { connectKafka } from './connectKafka.ts';
 import { loadConfig } from './loadConfig.ts';
 import { logRedaction } from './logRedaction.ts';
-import { openStore } from './openStore.ts';
-import { ensureLocalCluster } from './localClusterConfig.ts';
 
 export interface CommandContext {
   readonly config: EdgestreamConfig;
   readonly endpoints: StackEndpoints;
   readonly kafka: KafkaPort;
-  readonly registry: SchemaRegistry;
+  /** Created on first use (the registry client is some 200 modules that `lag` or a read never needs). */
+  registry(): Promise<SchemaRegistry>;
   readonly logger: Logger;
   /** Opened on first use; closed by `withCommandContext`. */
   store(): Promise<TwoLevelMapStore>;
@@ -39,21 +38,24 @@ export function createCliLogger(): Logger {
  * for the next command unless the command is one-shot and `--stop-stack` is given.
  */
 export async function withCommandContext<T>(flags: GlobalFlags, fn: (ctx: CommandContext) => Promise<T>): Promise<T> {
-  const { config, source } = loadConfig(flags.config, flags.cluster);
+  // What a command does not use is loaded when first used: a command starts in the time its own modules take (bench:cli).
+  const localCluster = flags.cluster ? await import('./localClusterConfig.ts') : undefined;
+  const { config, source } = loadConfig(flags.config, localCluster?.withLocalCluster);
   const logger = createCliLogger();
   logger.debug({ source }, 'config loaded');
-  if (flags.cluster) await ensureLocalCluster((line) => console.error(`[stack] ${line}`));
+  if (localCluster) await localCluster.ensureLocalCluster((line) => console.error(`[stack] ${line}`));
   const stack = await commandStack({ keepStack: flags.keepStack ?? true, cluster: config.cluster });
-  const { kafka, registry } = connectClients(stack.endpoints, 'edgestream-cli', logger);
+  const kafka = await connectKafka(stack.endpoints, 'edgestream-cli', logger);
   let store: Promise<TwoLevelMapStore> | undefined;
+  let registry: Promise<SchemaRegistry> | undefined;
   try {
     return await fn({
       config,
       endpoints: stack.endpoints,
       kafka,
-      registry,
+      registry: () => (registry ??= import('./openRegistry.ts').then(({ openRegistry }) => openRegistry(stack.endpoints))),
       logger,
-      store: () => (store ??= openStore(stack.endpoints, config)),
+      store: () => (store ??= import('./openStore.ts').then(({ openStore }) => openStore(stack.endpoints, config))),
     });
   } finally {
     if (store) await (await store.catch(() => undefined))?.close();

@@ -1,23 +1,16 @@
-import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import type { Logger } from 'pino';
-import type { KafkaConnection, KafkaPort } from '../streams/kafka/index.ts';
-import { createKafkajsPort } from '../streams/kafka/kafkajs/index.ts';
-import { createPlatformaticPort } from '../streams/kafka/platformatic/index.ts';
+import type { KafkaPort } from '../streams/kafka/index.ts';
 import type { StackEndpoints } from '../stack/endpoints.ts';
-import { kafkaClientChoice } from './kafkaClientChoice.ts';
-
-/** The Kafka adapters (streams/kafka/), by the name `cluster.kafka.client` / EDGESTREAM_KAFKA_CLIENT give. */
-const KAFKA_ADAPTERS = { kafkajs: createKafkajsPort, platformatic: createPlatformaticPort } as const satisfies Record<string, (c: KafkaConnection, l?: Logger) => KafkaPort>;
+import { connectKafka } from './connectKafka.ts';
+import { openRegistry } from './openRegistry.ts';
 
 /**
  * The Kafka and registry clients for one set of endpoints, with their TLS and credentials (the
- * store is opened per command). The Kafka adapter is the one the config or the environment
- * names (kafkaClientChoice). With `logger`, the Kafka client logs through it.
+ * store is opened per command): the Kafka adapter the config or the environment names
+ * (connectKafka). CLI commands take them from their CommandContext, which opens the registry
+ * client only when a command uses it. With `logger`, the Kafka client logs through it.
  */
-export function connectClients(endpoints: StackEndpoints, clientId: string, logger?: Logger): { kafka: KafkaPort; registry: SchemaRegistry } {
-  const createPort = KAFKA_ADAPTERS[kafkaClientChoice(endpoints)];
-  return {
-    kafka: createPort({ clientId, brokers: endpoints.kafkaBrokers, ...endpoints.security?.kafka }, logger),
-    registry: new SchemaRegistry({ host: endpoints.schemaRegistryUrl, ...endpoints.security?.registry }),
-  };
+export async function connectClients(endpoints: StackEndpoints, clientId: string, logger?: Logger): Promise<{ kafka: KafkaPort; registry: SchemaRegistry }> {
+  return { kafka: await connectKafka(endpoints, clientId, logger), registry: openRegistry(endpoints) };
 }

@@ -24,7 +24,7 @@ export class ConnectionRefusedError extends Error {
 
 export interface ConnectionCheckDeps {
   readonly kafka: KafkaPort;
-  readonly registry: SchemaRegistry;
+  readonly registry: () => Promise<SchemaRegistry>;
   readonly store: () => Promise<TwoLevelMapStore>;
   readonly config: EdgestreamConfig;
   readonly endpoints: StackEndpoints;
@@ -79,7 +79,7 @@ export async function checkConnections(deps: ConnectionCheckDeps): Promise<void>
     }),
     probe('schema registry', printableUrl(endpoints.schemaRegistryUrl), 'cluster.schemaRegistry (url, tls, auth)', async () => {
       try {
-        await deps.registry.getLatestSchemaId(subjectFor(topicName(config.topics.prefix, 'edge-mutations'), knownSchemas.EdgeMutation));
+        await (await deps.registry()).getLatestSchemaId(subjectFor(topicName(config.topics.prefix, 'edge-mutations'), knownSchemas.EdgeMutation));
       } catch (e) {
         // An unknown subject (before init) is an answer from a registry that let us in.
         if (classifyRegistryFailure(e) !== 'NOT_FOUND') throw e;

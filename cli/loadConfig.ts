@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defaultEdgestreamConfig, parseEdgestreamConfig, type EdgestreamConfig, type EdgestreamConfigInput } from '../schemas/config/edgestreamConfig.ts';
-import { withLocalCluster } from './localClusterConfig.ts';
 
 export const DEFAULT_CONFIG_FILE = 'edgestream.config.json';
 
@@ -9,11 +8,15 @@ export const DEFAULT_CONFIG_FILE = 'edgestream.config.json';
  * The config for a command: `--config <file>` if given (it must exist), else
  * `./edgestream.config.json` if present, else the built-in defaults (edge types
  * `follows` and `likes`). A bad file fails naming the file and the field.
- * `onLocalCluster` (`--cluster`): on the local 3-node cluster (cli/localClusterConfig.ts).
+ * `onLocalCluster` (`--cluster`: `withLocalCluster` of cli/localClusterConfig.ts, which the caller
+ * loads only then) turns the input into the config for the local 3-node cluster.
  */
-export function loadConfig(file: string | undefined, onLocalCluster = false): { config: EdgestreamConfig; source: string } {
+export function loadConfig(
+  file: string | undefined,
+  onLocalCluster?: (input: EdgestreamConfigInput | undefined, source: string) => EdgestreamConfig,
+): { config: EdgestreamConfig; source: string } {
   const chosen = file ?? (fs.existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
-  if (!chosen) return { config: onLocalCluster ? withLocalCluster(undefined, 'built-in defaults') : defaultEdgestreamConfig(), source: 'built-in defaults' };
+  if (!chosen) return { config: onLocalCluster ? onLocalCluster(undefined, 'built-in defaults') : defaultEdgestreamConfig(), source: 'built-in defaults' };
   const full = path.resolve(chosen);
   let raw: unknown;
   try {
@@ -22,6 +25,6 @@ export function loadConfig(file: string | undefined, onLocalCluster = false): { 
     const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
     throw new Error(`--config ${chosen}: ${why}`);
   }
-  if (onLocalCluster) return { config: withLocalCluster(raw as EdgestreamConfigInput, `config file ${chosen}`), source: full };
+  if (onLocalCluster) return { config: onLocalCluster(raw as EdgestreamConfigInput, `config file ${chosen}`), source: full };
   return { config: parseEdgestreamConfig(raw, `config file ${chosen}`), source: full };
 }

@@ -85,7 +85,7 @@ program
     if ((o.file === undefined) === (o.synthetic === undefined)) throw new InvalidArgumentError('give exactly one of --file or --synthetic');
     return withCommandContext(globals(), async (ctx) => {
       const [{ createEdgeProducer }, { createAvroSerde }, { produceCommand }] = await Promise.all([import('../streams/producer/index.ts'), import('../streams/serde/index.ts'), import('./commands/produce.ts')]);
-      const producer = createEdgeProducer({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry }), config: ctx.config });
+      const producer = createEdgeProducer({ kafka: ctx.kafka, serde: createAvroSerde({ registry: await ctx.registry() }), config: ctx.config });
       try {
         const source = o.file !== undefined
           ? { file: o.file }
@@ -116,7 +116,7 @@ rangeOptions(
 ).action((o: Parameters<typeof replayCommand>[2]) =>
   withCommandContext(globals(), async (ctx) => {
     const [{ replayCommand }, { edgeMutationEventTime }, { createAvroSerde }] = await Promise.all([import('./commands/replay.ts'), import('./kafka/edgeMutationEventTime.ts'), import('../streams/serde/index.ts')]);
-    await replayCommand(ctx.kafka, ctx.config, o, edgeMutationEventTime(createAvroSerde({ registry: ctx.registry })));
+    await replayCommand(ctx.kafka, ctx.config, o, edgeMutationEventTime(createAvroSerde({ registry: await ctx.registry() })));
   }),
 );
 
@@ -191,7 +191,7 @@ program
         import('../streams/producer/index.ts'),
         import('../streams/serde/index.ts'),
       ]);
-      const publisher = createWidePartitionPublisher({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry }), config: ctx.config, logger: ctx.logger });
+      const publisher = createWidePartitionPublisher({ kafka: ctx.kafka, serde: createAvroSerde({ registry: await ctx.registry() }), config: ctx.config, logger: ctx.logger });
       try {
         await splitCommand({ repository: createWideRowRepository(await ctx.store()), publisher, config: ctx.config }, namespace, id, o);
       } finally {

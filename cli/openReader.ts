@@ -1,7 +1,6 @@
 import { createEdgeReader, createReadCounters, type EdgeReader, type ReadObserver } from '../reads/index.ts';
 import { createServingPartitions, type ServingPartitions } from '../reads/split/createServingPartitions.ts';
-import { createWidePartitionPublisher } from '../streams/producer/index.ts';
-import { createAvroSerde } from '../streams/serde/index.ts';
+import type { WidePartitionPublisher } from '../streams/producer/index.ts';
 import type { CommandContext } from './commandContext.ts';
 
 export interface OpenedReader {
@@ -25,14 +24,24 @@ export async function openReader(ctx: CommandContext, opts: { readonly observer?
     onRefreshError: (err, { ageMs, stale }) => ctx.logger.warn({ err, age_ms: ageMs, stale }, stale ? 'split directory reload failed; stale: reads go to the original partitions' : 'split directory reload failed'),
   });
   await serving.start();
-  const publisher = createWidePartitionPublisher({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry }), config: ctx.config, logger: ctx.logger });
-  const counters = createReadCounters({ wide: ctx.config.wide, onWide: (event) => void publisher.publish(event) });
+  // Made when a read first crosses the threshold: most one-shot reads never do, and need no producer or registry.
+  let publisher: Promise<WidePartitionPublisher> | undefined;
+  const openPublisher = async (): Promise<WidePartitionPublisher> => {
+    const [{ createWidePartitionPublisher }, { createAvroSerde }] = await Promise.all([import('../streams/producer/index.ts'), import('../streams/serde/index.ts')]);
+    return createWidePartitionPublisher({ kafka: ctx.kafka, serde: createAvroSerde({ registry: await ctx.registry() }), config: ctx.config, logger: ctx.logger });
+  };
+  const counters = createReadCounters({
+    wide: ctx.config.wide,
+    onWide: (event) => {
+      (publisher ??= openPublisher()).then((p) => p.publish(event), (err: unknown) => ctx.logger.warn({ err, namespace: event.namespace, partition_id: event.partition_id }, 'wide partition not published: the publisher did not open'));
+    },
+  });
   return {
     reader: createEdgeReader({ partitions: serving.partitions, config: ctx.config, counters, ...(opts.observer ? { observer: opts.observer } : {}) }),
     serving,
     async close() {
       serving.stop();
-      await publisher.close();
+      if (publisher) await (await publisher.catch(() => undefined))?.close();
     },
   };
 }

@@ -1,7 +1,5 @@
 import { endpointsFromEnv, STACK_ENV_NAMES, type StackEndpoints } from './endpoints.ts';
-import { localEndpoints } from './localEndpoints.ts';
-import { stackDown, stackUp, type Log } from './localStack.ts';
-import { loadStackConfig } from './stackConfig.ts';
+import type { Log } from './localStack.ts';
 
 export interface ResolvedStack {
   readonly endpoints: StackEndpoints;
@@ -50,6 +48,8 @@ export async function resolveStack(opts: ResolveOptions): Promise<ResolvedStack>
     const docker = await startDockerStack(opts.log);
     return { endpoints: docker.endpoints, release: opts.keepRunning ? async () => {} : docker.stop };
   }
+  // Loaded only here too: the local stack's servers, which a configured or env cluster never needs.
+  const [{ loadStackConfig }, { stackUp, stackDown }, { localEndpoints }] = await Promise.all([import('./stackConfig.ts'), import('./localStack.ts'), import('./localEndpoints.ts')]);
   const config = loadStackConfig(env);
   const up = await stackUp(config, opts.log);
   opts.log(up.started.length

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { connectBenchClients } from '../shared/benchClients.ts';
 import { endpointsToEnv } from '../../stack/endpoints.ts';
 import { resolveStack } from '../../stack/resolveStack.ts';
+import { edgePipelineGroups } from '../../streams/topology/edgePipelineGroups.ts';
 import { createBenchRun, newRunId } from '../ingest/benchRun.ts';
 import { round } from '../ingest/stats.ts';
 import { codeVersion, machine, REPO_ROOT } from '../shared/benchEnvironment.ts';
@@ -40,9 +41,11 @@ async function main(): Promise<void> {
   console.log(`bench:cli — ${bin} on Node ${runtime}; code ${code.commit.slice(0, 12)}${code.cleanTree ? '' : ` (tree not clean: ${code.dirtyOutsideBench.join(', ')})`}; ${m.cores} cores (${m.cpuModel}), load ${m.loadAverage.join(' ')}; ${repeats} repeats after a first run`);
 
   const results: CaseTimes[] = [];
-  const report = (c: CaseTimes) => {
+  const floors: { command: string; floor: string; overFloorMs: number; cpuOverFloorMs: number }[] = [];
+  const report = (c: CaseTimes): CaseTimes => {
     results.push(c);
     console.log(`${c.label.padEnd(36)} wall median ${round(c.medianMs)} ms (first ${round(c.firstMs)}; repeats ${c.repeatsMs.map((x) => round(x)).join(' ')})   CPU median ${c.medianCpuMs} ms (repeats ${c.repeatsCpuMs.join(' ')})`);
+    return c;
   };
   for (const c of HELP_CASES) report(timeCase({ node, bin, cwd: REPO_ROOT, env: process.env, repeats, case: c }));
   // The physical floor of a CLI start on this machine, measured in this run: a bare Node start.
@@ -50,16 +53,29 @@ async function main(): Promise<void> {
 
   if (withStack) {
     const stack = await resolveStack({ log: (l) => console.log(`[stack] ${l}`), keepRunning: true });
-    const { registry, admin } = connectBenchClients(stack.endpoints, 'edgestream-bench-cli');
+    const { registry, admin } = await connectBenchClients(stack.endpoints, 'edgestream-bench-cli');
     await admin.connect();
     const run = await createBenchRun({ admin, registry, endpoints: stack.endpoints, id: newRunId('c'), configInput: { edgeTypes: [{ name: 'follows' }] }, log: console.log });
     try {
       const env = { ...process.env, ...endpointsToEnv(stack.endpoints), LOG_LEVEL: 'warn' };
-      const real: CliCase[] = [
-        { label: 'lag --json (Kafka admin)', args: ['--config', run.configFile, 'lag', '--json'] },
-        { label: 'count follows v1 --json (Cassandra)', args: ['--config', run.configFile, 'count', 'follows', 'v1', '--json'] },
+      const floorScript = (name: string) => path.join(REPO_ROOT, 'bench/cli/floors', name);
+      // Each networked command beside its floor, in this run: the same answer from the same client with nothing of
+      // edgestream's (load the client, connect, the requests the answer needs), so the difference is the CLI's own start.
+      const pairs: [CliCase, CliCase][] = [
+        [
+          { label: 'lag --json (Kafka admin)', args: ['--config', run.configFile, 'lag', '--json'] },
+          { label: 'floor of lag: kafkajs alone, same requests', nodeOnly: true, args: [floorScript('lagFloor.mjs'), stack.endpoints.kafkaBrokers.join(','), ...edgePipelineGroups(run.config).map((g) => `${g.group}=${g.topic}`)] },
+        ],
+        [
+          { label: 'count follows v1 --json (Cassandra)', args: ['--config', run.configFile, 'count', 'follows', 'v1', '--json'] },
+          { label: 'floor of count: cassandra-driver alone, same reads', nodeOnly: true, args: [floorScript('countFloor.mjs'), stack.endpoints.cassandraContactPoints[0] ?? '', stack.endpoints.cassandraLocalDc, run.config.cassandra.keyspace, 'v1', 'follows', 'out', 'in'] },
+        ],
       ];
-      for (const c of real) report(timeCase({ node, bin, cwd: REPO_ROOT, env, repeats, case: c }));
+      for (const [command, commandFloor] of pairs) {
+        const c = report(timeCase({ node, bin, cwd: REPO_ROOT, env, repeats, case: command }));
+        const f = report(timeCase({ node, bin, cwd: REPO_ROOT, env, repeats, case: commandFloor }));
+        floors.push({ command: c.label, floor: f.label, overFloorMs: round(c.medianMs - f.medianMs), cpuOverFloorMs: c.medianCpuMs - f.medianCpuMs });
+      }
     } finally {
       await run.cleanup();
       await admin.disconnect().catch(() => undefined);
@@ -67,7 +83,8 @@ async function main(): Promise<void> {
     }
   }
   const out = flag(argv, 'out') ?? 'bench/results/cli-latest.json';
-  console.log(`result JSON: ${writeResultJson(out, { benchmark: 'cli', date: new Date().toISOString(), machine: m, node: runtime, bin: path.relative(REPO_ROOT, bin), code, repeats, baseline: floor, results: results.map((r) => ({ ...r, wallOverBaseline: round(r.medianMs / floor.medianMs) })) })}`);
+  console.log(`result JSON: ${writeResultJson(out, { benchmark: 'cli', date: new Date().toISOString(), machine: m, node: runtime, bin: path.relative(REPO_ROOT, bin), code, repeats, baseline: floor, results: results.map((r) => ({ ...r, wallOverBaseline: round(r.medianMs / floor.medianMs) })), floors })}`);
+  for (const f of floors) console.log(`${f.command}: ${f.overFloorMs} ms wall (${f.cpuOverFloorMs} ms CPU) over its floor`);
 }
 
 main().catch((e: unknown) => {

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   say(`bench:counts — celebrity with ${fmt(args.followers)} followers, ${args.rate} follows+unfollows/s, Zipf background ${args.backgroundRate}/s over ${fmt(args.users)} users; ${args.repeats}× (full, delta) phases of ${args.phaseSeconds} s`);
   const stack = await resolveStack({ log: (l) => say(`[stack] ${l}`), keepRunning: false });
   const { endpoints } = stack;
-  const { registry, admin } = connectBenchClients(endpoints, 'edgestream-bench-counts');
+  const { registry, admin } = await connectBenchClients(endpoints, 'edgestream-bench-counts');
   await admin.connect();
   const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc });
   await cql.connect();

@@ -55,7 +55,7 @@ const cleanup = () =>
     await live.run?.cleanup().catch((e: unknown) => say(`cleanup: ${String(e)}`));
   })());
 
-type Admin = ReturnType<typeof connectBenchClients>['admin'];
+type Admin = Awaited<ReturnType<typeof connectBenchClients>>['admin'];
 
 async function main(): Promise<void> {
   const args = parseHotArgs(process.argv.slice(2));
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const { kafka, registry, admin } = connectBenchClients(endpoints, 'edgestream-bench-hot');
+  const { kafka, registry, admin } = await connectBenchClients(endpoints, 'edgestream-bench-hot');
   await admin.connect();
   const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc });
   await cql.connect();

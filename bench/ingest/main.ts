@@ -92,7 +92,7 @@ async function main(): Promise<void> {
 
   const stack = await resolveStack({ log: (l) => say(`[stack] ${l}`), keepRunning: true });
   const endpoints = stack.endpoints;
-  const { kafka, registry, admin } = connectBenchClients(endpoints, 'edgestream-bench');
+  const { kafka, registry, admin } = await connectBenchClients(endpoints, 'edgestream-bench');
   await admin.connect();
   const cql = new cassandra.Client({
     contactPoints: [...endpoints.cassandraContactPoints],
@@ -172,8 +172,8 @@ async function runRepeat(
   splitRecords: number,
   deps: {
     admin: Admin;
-    registry: ReturnType<typeof connectClients>['registry'];
-    kafka: ReturnType<typeof connectClients>['kafka'];
+    registry: Awaited<ReturnType<typeof connectClients>>['registry'];
+    kafka: Awaited<ReturnType<typeof connectClients>>['kafka'];
     cql: cassandra.Client;
     endpoints: StackEndpoints;
     results: readonly RepeatResult[];

@@ -43,7 +43,7 @@ const { config } = loadConfig(values.config);
 const endpoints = endpointsFromEnv(process.env);
 if (!endpoints) throw new Error('tunedProcessor: set KAFKA_BROKERS, SCHEMA_REGISTRY_URL and CASSANDRA_CONTACT_POINTS');
 const logger = createCliLogger();
-const { kafka, registry } = connectClients(endpoints, 'edgestream-bench-tuned');
+const { kafka, registry } = await connectClients(endpoints, 'edgestream-bench-tuned');
 const mutationConcurrency = int(values['mutation-concurrency']);
 const maxBatchStatements = int(values['max-batch-statements']);
 const maxBatchPartitions = int(values['max-batch-partitions']);

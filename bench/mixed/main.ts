@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const { kafka, registry, admin } = connectBenchClients(endpoints, 'edgestream-bench-mixed');
+  const { kafka, registry, admin } = await connectBenchClients(endpoints, 'edgestream-bench-mixed');
   await admin.connect();
   const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc, encoding: { useBigIntAsLong: true }, socketOptions: { readTimeout: 30_000 } });
   await cql.connect();
@@ -147,7 +147,7 @@ async function measure(
     producer: ReturnType<typeof createEdgeProducer>;
     cql: cassandra.Client;
     agent: http.Agent;
-    admin: ReturnType<typeof connectBenchClients>['admin'];
+    admin: Awaited<ReturnType<typeof connectBenchClients>>['admin'];
     postgresPlan: PostgresPlan;
   },
 ): Promise<MixedFigures> {

@@ -51,7 +51,7 @@ async function main(): Promise<void> {
 
   const stack = await resolveStack({ log: (l) => say(`[stack] ${l}`), keepRunning: false });
   const endpoints = stack.endpoints;
-  const { kafka, registry, admin } = connectBenchClients(endpoints, 'edgestream-bench-reads');
+  const { kafka, registry, admin } = await connectBenchClients(endpoints, 'edgestream-bench-reads');
   await admin.connect();
   const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc });
   await cql.connect();

@@ -6,7 +6,7 @@ import type { StackEndpoints } from '../../stack/endpoints.ts';
  * The CLI's clients (the Kafka port and the registry) and a kafkajs admin client, which the
  * benchmarks use for what the port does not offer (listing, describing and deleting consumer groups).
  */
-export function connectBenchClients(endpoints: StackEndpoints, clientId: string): ReturnType<typeof connectClients> & { admin: Admin } {
+export async function connectBenchClients(endpoints: StackEndpoints, clientId: string): Promise<Awaited<ReturnType<typeof connectClients>> & { admin: Admin }> {
   const { ssl, sasl } = endpoints.security?.kafka ?? {};
   const raw = new Kafka({
     clientId,
@@ -15,5 +15,5 @@ export function connectBenchClients(endpoints: StackEndpoints, clientId: string)
     ...(ssl === undefined ? {} : { ssl }),
     ...(sasl === undefined ? {} : { sasl: { ...sasl } as SASLOptions }),
   });
-  return { ...connectClients(endpoints, clientId), admin: raw.admin() };
+  return { ...(await connectClients(endpoints, clientId)), admin: raw.admin() };
 }

@@ -54,7 +54,7 @@ async function main(): Promise<void> {
 
   const stack = await resolveStack({ log: (l) => say(`[stack] ${l}`), keepRunning: false });
   const endpoints = stack.endpoints;
-  const { kafka, registry, admin } = connectBenchClients(endpoints, 'edgestream-bench-wide');
+  const { kafka, registry, admin } = await connectBenchClients(endpoints, 'edgestream-bench-wide');
   await admin.connect();
   const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc });
   await cql.connect();
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
 async function runPhases(
   args: WideBenchArgs,
   run: WideRun,
-  x: { kafka: ReturnType<typeof connectClients>['kafka']; registry: ReturnType<typeof connectClients>['registry']; cql: cassandra.Client; A: Celebrity; B: Celebrity; removedB: number; liveB: number; dir: string; serverPids: Record<string, number | undefined> },
+  x: { kafka: Awaited<ReturnType<typeof connectClients>>['kafka']; registry: Awaited<ReturnType<typeof connectClients>>['registry']; cql: cassandra.Client; A: Celebrity; B: Celebrity; removedB: number; liveB: number; dir: string; serverPids: Record<string, number | undefined> },
 ): Promise<PhaseFigures> {
   const { config } = run;
   const { A, B } = x;

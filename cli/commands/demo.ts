@@ -59,7 +59,7 @@ export async function demoCommand(ctx: CommandContext, o: DemoOptions): Promise<
   const admin = ctx.kafka.admin();
   await admin.connect();
   const store = await openStore(ctx.endpoints, config);
-  const serde = createAvroSerde({ registry: ctx.registry, maxRecordBytes: config.limits.maxRecordBytes });
+  const serde = createAvroSerde({ registry: await ctx.registry(), maxRecordBytes: config.limits.maxRecordBytes });
   // The narrative goes to stdout; the stages' JSON logs (stderr) only from warn up, unless LOG_LEVEL asks for more.
   const logger = process.env['LOG_LEVEL'] ? ctx.logger : ctx.logger.child({}, { level: 'warn' });
   const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde, store, config, logger });
@@ -71,7 +71,7 @@ export async function demoCommand(ctx: CommandContext, o: DemoOptions): Promise<
   let service: RunningService | undefined;
   try {
     await ensureTopics(admin, config);
-    await registerSchemas(ctx.registry, topicSchemas(config));
+    await registerSchemas(await ctx.registry(), topicSchemas(config));
     await store.init();
     say(`1. init: ${topicSpecs(config).length} topics, schemas registered, ${store.namespaces.length} namespaces`);
     await pipeline.start();

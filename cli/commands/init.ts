@@ -1,22 +1,14 @@
-import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import cassandra from 'cassandra-driver';
 import type { KafkaPort } from '../../streams/kafka/index.ts';
 import { describeDrift, type ConfigDrift } from '../../schemas/config/configDrift.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import { alterKeyspaceReplication, keyspaceDrift, readKeyspaceReplication } from '../../sinks/cassandra/index.ts';
-import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
-import type { StackEndpoints } from '../../stack/endpoints.ts';
 import { registerSchemas } from '../../streams/serde/index.ts';
 import { applyMinInsyncReplicas, ensureTopics, observeTopics, topicDrift, topicSchemas, topicSpecs, type ObservedTopic } from '../../streams/topics/index.ts';
-import { checkConnections } from '../connectionCheck.ts';
+import { checkConnections, type ConnectionCheckDeps } from '../connectionCheck.ts';
 import { cassandraConnection } from '../openStore.ts';
 
-export interface InitDeps {
-  readonly kafka: KafkaPort;
-  readonly registry: SchemaRegistry;
-  readonly store: () => Promise<TwoLevelMapStore>;
-  readonly config: EdgestreamConfig;
-  readonly endpoints: StackEndpoints;
+export interface InitDeps extends ConnectionCheckDeps {
   /** `--apply`: change what differs from the config where that is safe. */
   readonly apply?: boolean;
   readonly say?: (line: string) => void;
@@ -59,7 +51,7 @@ export async function initCommand(deps: InitDeps): Promise<void> {
     await admin.disconnect();
     await cql.shutdown();
   }
-  const subjects = await registerSchemas(deps.registry, topicSchemas(deps.config));
+  const subjects = await registerSchemas(await deps.registry(), topicSchemas(deps.config));
   for (const s of subjects) say(`schema: ${s.subject} -> id ${s.schemaId} (BACKWARD)`);
   const store = await deps.store();
   await store.init();

@@ -9,7 +9,7 @@ import { openProcessorMetrics, type ProcessorMetrics } from '../openProcessorMet
 export async function runCommand(ctx: CommandContext, stages: readonly EdgePipelineStage[], flags: { readonly metricsPort?: number }): Promise<void> {
   await checkConnections(ctx);
   const store = await ctx.store();
-  const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry, maxRecordBytes: ctx.config.limits.maxRecordBytes }), store, config: ctx.config, logger: ctx.logger, stages });
+  const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde: createAvroSerde({ registry: await ctx.registry(), maxRecordBytes: ctx.config.limits.maxRecordBytes }), store, config: ctx.config, logger: ctx.logger, stages });
   let metrics: ProcessorMetrics | undefined;
   if (flags.metricsPort !== undefined) {
     metrics = await openProcessorMetrics({ port: flags.metricsPort, pipeline, stages, kafka: ctx.kafka, store, config: ctx.config, logger: ctx.logger });

@@ -1,4 +1,4 @@
-import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
+import { edgePipelineGroups } from '../../streams/topology/edgePipelineGroups.ts';
 import { createEdgeProducer } from '../../streams/producer/index.ts';
 import { createAvroSerde, subjectFor } from '../../streams/serde/index.ts';
 import { stopOnSignals } from '../../streams/runtime/index.ts';
@@ -36,7 +36,7 @@ export async function startEdgeService(ctx: CommandContext, flags: ServeFlags): 
   const readMetrics = createReadMetrics(registry);
   const opened = await openReader(ctx, { observer: readMetrics.observer }); // the split directory is loaded before the first request
   registerSplitDirectoryMetrics(registry, opened.serving.directory);
-  const producer = createEdgeProducer({ kafka: ctx.kafka, serde: createAvroSerde({ registry: ctx.registry }), config });
+  const producer = createEdgeProducer({ kafka: ctx.kafka, serde: createAvroSerde({ registry: await ctx.registry() }), config });
   const admin = ctx.kafka.admin();
   const release = async (): Promise<void> => {
     await producer.close();
@@ -54,7 +54,7 @@ export async function startEdgeService(ctx: CommandContext, flags: ServeFlags): 
     const probeType = config.edgeTypes[0]?.name ?? '';
     const readiness: ReadinessCheck[] = [
       { name: 'kafka', check: async () => void (await admin.fetchTopicOffsets(watched.inputTopic)) },
-      { name: 'schemaRegistry', check: async () => void (await ctx.registry.getLatestSchemaId(subjectFor(watched.inputTopic, knownSchemas.EdgeMutation))) },
+      { name: 'schemaRegistry', check: async () => void (await (await ctx.registry()).getLatestSchemaId(subjectFor(watched.inputTopic, knownSchemas.EdgeMutation))) },
       { name: 'cassandra', check: async () => void (await opened.reader.edge(probeType, '__readyz__', '__readyz__')) },
       {
         name: 'splitDirectory',

@@ -20,7 +20,7 @@ export async function smokeCommand(opts: { keepStack: boolean; config?: string |
   // The config only says where the cluster is (its `cluster` section) and the topic's durability.
   const { config } = loadConfig(opts.config);
   const stack = await commandStack({ keepStack: opts.keepStack, cluster: config.cluster });
-  const { kafka, registry } = connectClients(stack.endpoints, 'edgestream-smoke');
+  const { kafka, registry } = await connectClients(stack.endpoints, 'edgestream-smoke');
   const runId = randomUUID().slice(0, 8);
   const topic = `edgestream.smoke.${runId}`;
   const keyspace = 'edgestream_smoke';

@@ -4,6 +4,7 @@ import { EdgeOp, type EdgeMutation } from '../../schemas/generated/EdgeMutation.
 import type { Emit, ReadRequest } from '../contract/EventProcessor.ts';
 import { nodeTombstoneRead } from '../fanout/fanOutReads.ts';
 import { cascadeEventsForPage } from './cascadeEventsForPage.ts';
+import { NODE_REMOVAL_CASCADE_NAME } from '../processorNames.ts';
 
 export interface NodeRemovalCascadeOptions {
   readonly edgeTypes: readonly { readonly name: string }[];
@@ -42,7 +43,7 @@ export function createNodeRemovalCascade(options: NodeRemovalCascadeOptions): No
     for (const direction of ['out', 'in'] as const) sourceOf.set(linkNamespace(name, direction), { edgeType: name, direction });
   }
   return {
-    name: 'node-removal-cascade',
+    name: NODE_REMOVAL_CASCADE_NAME,
     plan(event) {
       if (event.op !== EdgeOp.REMOVE_NODE) return undefined;
       return { gate: nodeTombstoneRead(event.src), sources: [...sourceOf.keys()].map((namespace) => ({ namespace, id: event.src })) };

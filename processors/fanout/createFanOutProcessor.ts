@@ -7,6 +7,7 @@ import { linkOpWrites } from './linkOpWrites.ts';
 import { nodeRemovalWrites } from './nodeRemovalWrites.ts';
 import { propertyOpWrites } from './propertyOpWrites.ts';
 import { createWriteBatch } from './WriteBatch.ts';
+import { FAN_OUT_PROCESSOR_NAME } from '../processorNames.ts';
 
 export interface FanOutConfig {
   /** `symmetric` (default false): one property bag for both directions (config `edgeTypes[].symmetric`). */
@@ -36,7 +37,7 @@ export function createFanOutProcessor(config: FanOutConfig): EventProcessor<Edge
   const edgeTypes = new Set(config.edgeTypes.map((t) => t.name));
   const symmetricTypes = new Set(config.edgeTypes.filter((t) => t.symmetric === true).map((t) => t.name));
   return {
-    name: 'fan-out',
+    name: FAN_OUT_PROCESSOR_NAME,
     reads: fanOutReads,
     routingKey: fanOutRoutingKey,
     process(event, reads, ctx): ProcessorOutput {

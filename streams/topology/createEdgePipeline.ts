@@ -5,12 +5,12 @@ import { recountIntentHoldMs, type EdgestreamConfig } from '../../schemas/config
 import { knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { validateEdgeMutation } from '../../schemas/validation/index.ts';
 import type { CacheStats } from '../../sinks/caches/CacheStats.ts';
-import { createExpiringReadCache } from '../../sinks/caches/createExpiringReadCache.ts';
 import { NODE_TOMBSTONES_NAMESPACE, splittableNamespaces } from '../../sinks/namespaces/index.ts';
-import { createConfiguredSplitDirectory, createSplitMirroringStore, type SplitDirectory } from '../../sinks/wide/index.ts';
+import { createConfiguredSplitDirectory, type SplitDirectory } from '../../sinks/wide/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/TwoLevelMapStore.ts';
 import {
   budgetedStore,
+  composeProcessorStore,
   createCascadeRunner,
   createConfiguredBackgroundBudget,
   createLinkCache,
@@ -27,9 +27,9 @@ import {
   type RuntimeTuning,
   type ValidateEvent,
 } from '../runtime/index.ts';
-import { createSplitChain, SPLIT_CHAIN_STAGES, SPLIT_STAGE_GROUPS, SPLIT_STAGE_INPUTS, type SplitChainStage } from '../runtime/split/index.ts';
+import { createSplitChain, SPLIT_CHAIN_STAGES } from '../runtime/split/index.ts';
 import type { AvroSerde } from '../serde/index.ts';
-import { repairTopicOf, topicName } from '../topics/index.ts';
+import { topicName } from '../topics/index.ts';
 import { EDGE_PIPELINE_STAGES, type EdgePipelineStage } from './edgePipelineStages.ts';
 
 export { EDGE_PIPELINE_STAGES, type EdgePipelineStage };
@@ -84,11 +84,15 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
     ? createConfiguredSplitDirectory(opts.store, config, (err, { ageMs, stale }) =>
       opts.logger.warn({ err, age_ms: ageMs, stale }, stale ? 'split directory reload failed; stale: writes of splittable partitions go to repair' : 'split directory reload failed; the previous one keeps serving'))
     : undefined;
-  const mirrored = directory ? createSplitMirroringStore(opts.store, { directory, namespaces: new Set(splittable.keys()) }) : opts.store;
-  const tombstoneCache = writes && config.runtime.tombstoneCacheTtlMs > 0
-    ? createExpiringReadCache(mirrored, { namespaces: [NODE_TOMBSTONES_NAMESPACE], ttlMs: config.runtime.tombstoneCacheTtlMs, maxEntries: 200_000 })
-    : undefined;
-  const fanOutStore = tombstoneCache ?? mirrored;
+  // Fan-out and repair share one stack (link cache → tombstone cache → split mirror → store).
+  const fanOutStore = composeProcessorStore({
+    store: opts.store,
+    ...(directory ? { splitMirror: { directory, namespaces: new Set(splittable.keys()) } } : {}),
+    ...(writes && config.runtime.tombstoneCacheTtlMs > 0
+      ? { tombstoneCache: { namespaces: [NODE_TOMBSTONES_NAMESPACE], ttlMs: config.runtime.tombstoneCacheTtlMs, maxEntries: 200_000 } }
+      : {}),
+    ...(linkCache ? { linkCache } : {}),
+  });
   const common = {
     kafka: opts.kafka,
     serde: opts.serde,
@@ -106,8 +110,8 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
     runners.push(runner);
     groups[stage] = runner.groupId;
   };
-  if (stages.has('fanout')) add('fanout', createProcessorRuntime({ ...common, store: fanOutStore, processor: fanOut, linkCache }));
-  if (stages.has('repair')) add('repair', createRepairRunner({ ...common, store: fanOutStore, processor: fanOut, linkCache }));
+  if (stages.has('fanout')) add('fanout', createProcessorRuntime({ ...common, store: fanOutStore, processor: fanOut }));
+  if (stages.has('repair')) add('repair', createRepairRunner({ ...common, store: fanOutStore, processor: fanOut }));
   if (stages.has('cascade')) {
     const logic = createNodeRemovalCascade({
       edgeTypes: config.edgeTypes,
@@ -162,7 +166,7 @@ export function createEdgePipeline(opts: EdgePipelineOptions): EdgePipeline {
     groups,
     caches: {
       ...(writes && linkCache ? { link: () => linkCache.stats() } : {}),
-      ...(tombstoneCache ? { tombstone: () => tombstoneCache.cacheStats() } : {}),
+      ...(fanOutStore.tombstoneCacheStats ? { tombstone: fanOutStore.tombstoneCacheStats } : {}),
     },
     async start() {
       await directory?.start();
@@ -187,15 +191,4 @@ export function recounterGroup(config: EdgestreamConfig): string {
   return `${config.topics.prefix}recounter`;
 }
 
-/** Consumer group and topic of each consuming stage, as `createEdgePipeline` names them (for `lag`). */
-export function edgePipelineGroups(config: EdgestreamConfig): { stage: EdgePipelineStage; group: string; topic: string }[] {
-  const prefix = config.topics.prefix;
-  const fanOut = createFanOutProcessor(config).name;
-  const cascade = createNodeRemovalCascade({ edgeTypes: config.edgeTypes, maxMutationIdBytes: config.limits.maxMutationIdBytes, cascadeSettleMs: 0 }).name;
-  return [
-    { stage: 'fanout', group: `${prefix}${fanOut}`, topic: topicName(prefix, 'edge-mutations') },
-    { stage: 'repair', group: `${prefix}${fanOut}.repair`, topic: topicName(prefix, repairTopicOf('edge-mutations')) },
-    { stage: 'cascade', group: `${prefix}${cascade}`, topic: topicName(prefix, 'edge-mutations') },
-    ...SPLIT_CHAIN_STAGES.map((stage: SplitChainStage) => ({ stage, group: `${prefix}${SPLIT_STAGE_GROUPS[stage]}`, topic: topicName(prefix, SPLIT_STAGE_INPUTS[stage]) })),
-  ];
-}
+export { edgePipelineGroups } from './edgePipelineGroups.ts';

@@ -37,7 +37,7 @@ describe('the HTTP server on Kafka + Cassandra', () => {
     config: parseEdgestreamConfig({ ...env.configInput, server }, 'test config'),
     endpoints: env.endpoints,
     kafka: env.kafka,
-    registry: env.registry,
+    registry: async () => env.registry,
     logger: env.logger,
     store: async () => env.store,
   });

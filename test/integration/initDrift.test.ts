@@ -32,8 +32,10 @@ describe('init compares what exists with the config', () => {
       cassandra: { keyspace, replication: { class: 'NetworkTopologyStrategy', dataCenters: { [dc]: 1 } } },
       ...over,
     });
-  const init = (c: ReturnType<typeof config>, apply = false) =>
-    initCommand({ ...connectClients(endpoints, `it-drift-${run}`), endpoints, config: c, store: () => openStore(endpoints, c), apply, say: (l) => lines.push(l) });
+  const init = async (c: ReturnType<typeof config>, apply = false) => {
+    const { kafka, registry } = await connectClients(endpoints, `it-drift-${run}`);
+    return initCommand({ kafka, registry: async () => registry, endpoints, config: c, store: () => openStore(endpoints, c), apply, say: (l) => lines.push(l) });
+  };
   const topicConfig = async (topic: string) => {
     const [described] = await admin.describeTopicConfigs([topic]);
     return Object.fromEntries(described!.entries.filter((e) => ['min.insync.replicas', 'retention.ms'].includes(e.name)).map((e) => [e.name, e.value]));
@@ -41,7 +43,7 @@ describe('init compares what exists with the config', () => {
   const keyspaceReplication = async () => (await cql.execute('SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?', [keyspace], { prepare: true })).first()?.get('replication');
 
   beforeAll(async () => {
-    ({ kafka } = connectClients(endpoints, `it-drift-${run}`));
+    ({ kafka } = await connectClients(endpoints, `it-drift-${run}`));
     admin = kafka.admin();
     await admin.connect();
     cql = new cassandra.Client(cassandraConnection(endpoints));

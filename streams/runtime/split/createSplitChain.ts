@@ -1,6 +1,5 @@
 import type { KafkaPort } from '../../kafka/index.ts';
 import type { Logger } from 'pino';
-import type { LogicalTopic } from '../../../processors/index.ts';
 import type { EdgestreamConfig } from '../../../schemas/config/edgestreamConfig.ts';
 import { knownSchemas } from '../../../schemas/index.ts';
 import { splittableNamespaces } from '../../../sinks/namespaces/index.ts';
@@ -8,7 +7,7 @@ import type { TwoLevelMapStore } from '../../../sinks/store/index.ts';
 import { createSplitLayoutReader, createWideRowRepository } from '../../../sinks/wide/index.ts';
 import type { AvroSerde } from '../../serde/index.ts';
 import type { Clock } from '../Clock.ts';
-import type { Runner } from '../createConsumerLoop.ts';
+import type { Runner } from '../consumer/createConsumerLoop.ts';
 import type { RuntimeTuning } from '../runtimeTuning.ts';
 import { copyPartition } from './copyPartition.ts';
 import { createSplitStageRunner } from './createSplitStageRunner.ts';
@@ -16,14 +15,9 @@ import { planPartition } from './planPartition.ts';
 import type { SplitStageDeps } from './splitStageDeps.ts';
 import { verifySplit } from './verifySplit.ts';
 
-import { SPLIT_CHAIN_STAGES, type SplitChainStage } from './splitChainStages.ts';
+import { SPLIT_CHAIN_STAGES, SPLIT_STAGE_GROUPS, SPLIT_STAGE_INPUTS, type SplitChainStage } from './splitChainStages.ts';
 
-export { SPLIT_CHAIN_STAGES, type SplitChainStage };
-
-/** Consumer group suffix of each chain stage. */
-export const SPLIT_STAGE_GROUPS: Readonly<Record<SplitChainStage, string>> = { plan: 'split-planner', split: 'split-splitter', verify: 'split-verifier' };
-/** The topic each chain stage consumes. */
-export const SPLIT_STAGE_INPUTS = { plan: 'wide-partitions', split: 'split-plans', verify: 'split-results' } as const satisfies Record<SplitChainStage, LogicalTopic>;
+export { SPLIT_CHAIN_STAGES, SPLIT_STAGE_GROUPS, SPLIT_STAGE_INPUTS, type SplitChainStage };
 
 export interface SplitChainOptions {
   readonly kafka: KafkaPort;

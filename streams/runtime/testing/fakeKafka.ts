@@ -74,6 +74,9 @@ export function fakeKafkaPort(parts: { admin?: Partial<KafkaAdmin>; consumer?: (
     fetchTopicOffsets: unused('admin.fetchTopicOffsets'),
     fetchTopicOffsetsByTimestamp: unused('admin.fetchTopicOffsetsByTimestamp'),
     fetchOffsets: unused('admin.fetchOffsets'),
+    describeGroup: unused('admin.describeGroup'),
+    deleteGroups: unused('admin.deleteGroups'),
+    setGroupOffsets: unused('admin.setGroupOffsets'),
     ...parts.admin,
   });
   const consumer = (): KafkaConsumer => ({
