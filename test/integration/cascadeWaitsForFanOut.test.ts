@@ -78,7 +78,7 @@ describe('REMOVE_NODE cascade while the fan-out lags (real Kafka and Cassandra)'
     const fanOutGroup = pipelines.find((p) => p.groups.fanout !== undefined)!.groups.fanout!;
     await Promise.all([producer.removeNode({ vertex: 'lost' }), producer.flush()]);
     const ends = await env.admin.fetchTopicOffsets(env.topics.input);
-    await env.kafkajsAdmin.setOffsets({ groupId: fanOutGroup, topic: env.topics.input, partitions: ends.map((p) => ({ partition: p.partition, offset: p.high })) });
+    await env.admin.setGroupOffsets({ groupId: fanOutGroup, topic: env.topics.input, partitions: ends.map((p) => ({ partition: p.partition, offset: p.high })) });
 
     await start(['cascade']);
     const [dead] = await readTopic(env.kafka, env.topics.dlq, 1, { timeoutMs: 60_000 });

@@ -75,8 +75,7 @@ describe('processor runtime on real Kafka and Cassandra', () => {
 
     await runtime.stop();
     await expect(runtime.done).resolves.toBeUndefined();
-    const { groups } = await f.kafkajsAdmin.describeGroups([runtime.groupId]);
-    expect(groups[0]).toMatchObject({ state: 'Empty', members: [] });
+    expect(await f.admin.describeGroup(runtime.groupId)).toMatchObject({ state: 'Empty', members: [] });
 
     const later = await Promise.all([...Array.from({ length: 20 }, (_, i) => producer.addEdge({ type: 'follows', src: 'w', dst: `e${i}` }))]);
     await producer.close();
@@ -168,7 +167,7 @@ describe('processor runtime on real Kafka and Cassandra', () => {
     await waitFor('a first commit of the backlog', async () => [...(await committedOffsets(f.admin, groupId, input))].some(([p, o]) => o > (before.get(p) ?? -1n)), { everyMs: 20 });
     await runtime.stop(); // what the CLI does on SIGTERM
     await expect(runtime.done).resolves.toBeUndefined();
-    expect((await f.kafkajsAdmin.describeGroups([groupId])).groups[0]).toMatchObject({ state: 'Empty', members: [] });
+    expect(await f.admin.describeGroup(groupId)).toMatchObject({ state: 'Empty', members: [] });
     const committed = await committedOffsets(f.admin, groupId, input);
     expect(await caughtUp(f.admin, groupId, input)).toBe(false); // it really stopped mid-backlog
 

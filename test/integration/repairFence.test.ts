@@ -1,6 +1,5 @@
-import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
 import type { KafkaProducer } from '../../streams/kafka/index.ts';
-import { kafkajsPort } from '../../streams/kafka/kafkajs/index.ts';
+import { connectClients } from '../../cli/connectClients.ts';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { knownSchemas, type EdgeMutation } from '../../schemas/index.ts';
 import { encodeRecentKey, forwardLinkNamespace, forwardRecentNamespace, isExactRecentValue } from '../../sinks/namespaces/index.ts';
@@ -27,7 +26,7 @@ describe('the repair fence across rebalances and link ops keyed otherwise', () =
 
   /** A pipeline of `stages` on its own Kafka client (its own client id, so the group's members can be told apart). */
   const startPipeline = async (clientId: string, stages: EdgePipelineStage[], store: TwoLevelMapStore = env.store) => {
-    const kafka = kafkajsPort(new Kafka({ clientId, brokers: [...env.endpoints.kafkaBrokers], logLevel: logLevel.NOTHING }));
+    const { kafka } = await connectClients(env.endpoints, clientId, env.logger);
     const pipeline = createEdgePipeline({ kafka, serde: env.serde, store, config: env.config, logger: env.logger, stages, tuning: { progressIntervalMs: 600_000 } });
     pipelines.push(pipeline);
     onTestFinished(() => pipeline.stop().catch(() => {})); // the next test starts from an empty group, even after a failure
@@ -38,10 +37,9 @@ describe('the repair fence across rebalances and link ops keyed otherwise', () =
 
   /** The input partitions each member of the fan-out group holds, by client id; undefined while the group is not stable. */
   const assignment = async (): Promise<Map<string, number[]> | undefined> => {
-    const { groups } = await env.kafkajsAdmin.describeGroups([fanOutGroup()]);
-    const group = groups[0];
-    if (group?.state !== 'Stable') return undefined;
-    return new Map(group.members.map((m) => [m.clientId, AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment[env.topics.input] ?? []]));
+    const group = await env.admin.describeGroup(fanOutGroup());
+    if (group.state !== 'Stable') return undefined;
+    return new Map(group.members.map((m) => [m.clientId, [...(m.assignment[env.topics.input] ?? [])]]));
   };
   const holds = async (clientId: string, want: (partitions: number[], members: number) => boolean) => {
     const a = await assignment();

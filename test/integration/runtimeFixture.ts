@@ -1,8 +1,7 @@
-import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import cassandra from 'cassandra-driver';
-import { Kafka, logLevel, type Admin } from 'kafkajs';
 import type { KafkaAdmin, KafkaPort } from '../../streams/kafka/index.ts';
-import { kafkajsPort } from '../../streams/kafka/kafkajs/index.ts';
+import { connectClients } from '../../cli/connectClients.ts';
 import { pino, type Logger } from 'pino';
 import type { EventProcessor } from '../../processors/index.ts';
 import { defaultEdgestreamConfig, type EdgestreamConfig, type EdgestreamConfigInput } from '../../schemas/config/edgestreamConfig.ts';
@@ -24,11 +23,9 @@ import { uniqueName } from '../support/uniqueName.ts';
  * consumer-group offsets. Nothing is faked.
  */
 export interface RuntimeFixture {
-  /** The Kafka port (over kafkajs) and an admin client of it. */
+  /** The Kafka port (the adapter EDGESTREAM_KAFKA_CLIENT names) and an admin client of it. */
   readonly kafka: KafkaPort;
   readonly admin: KafkaAdmin;
-  /** A kafkajs admin client, for what the port does not offer (describeGroups). */
-  readonly kafkajsAdmin: Admin;
   readonly serde: AvroSerde;
   readonly registry: SchemaRegistry;
   readonly config: EdgestreamConfig;
@@ -50,9 +47,8 @@ export const IT_NAMESPACES = [
 
 export async function createRuntimeFixture(name: string, runtime: EdgestreamConfigInput['runtime'] = {}): Promise<RuntimeFixture> {
   const stack = stackEndpoints();
-  const client = new Kafka({ clientId: `it-${name}`, brokers: [...stack.kafkaBrokers], logLevel: logLevel.NOTHING });
-  const kafka = kafkajsPort(client);
-  const registry = new SchemaRegistry({ host: stack.schemaRegistryUrl });
+  const logger = pino({ level: process.env['IT_LOG_LEVEL'] ?? 'silent' });
+  const { kafka, registry } = await connectClients(stack, `it-${name}`, logger);
   const serde = createAvroSerde({ registry });
   const prefix = `${uniqueName(`it-${name}`)}.`;
   const config = defaultEdgestreamConfig({
@@ -61,8 +57,6 @@ export async function createRuntimeFixture(name: string, runtime: EdgestreamConf
   });
   const admin = kafka.admin();
   await admin.connect();
-  const kafkajsAdmin = client.admin();
-  await kafkajsAdmin.connect();
   await ensureTopics(admin, config);
   const topics = {
     input: topicName(prefix, 'edge-mutations'),
@@ -76,12 +70,10 @@ export async function createRuntimeFixture(name: string, runtime: EdgestreamConf
   const cql = new cassandra.Client({ ...connection, encoding: { useBigIntAsLong: true } });
   await cql.connect();
   const stores: TwoLevelMapStore[] = [];
-  const logger = pino({ level: process.env['IT_LOG_LEVEL'] ?? 'silent' });
 
   return {
     kafka,
     admin,
-    kafkajsAdmin,
     serde,
     registry,
     config,
@@ -101,7 +93,6 @@ export async function createRuntimeFixture(name: string, runtime: EdgestreamConf
       await cql.execute(`DROP KEYSPACE IF EXISTS ${keyspace}`).catch(() => {});
       await cql.shutdown();
       await admin.disconnect();
-      await kafkajsAdmin.disconnect();
     },
   };
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import cassandra from 'cassandra-driver';
-import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { pino, type Logger } from 'pino';
+import { connectClients } from '../../cli/connectClients.ts';
 import { cassandraConnection, openStore } from '../../cli/openStore.ts';
 import { parseEdgestreamConfig, type EdgestreamConfig, type EdgestreamConfigInput } from '../../schemas/config/edgestreamConfig.ts';
 import { knownSchemas } from '../../schemas/index.ts';
@@ -13,7 +13,6 @@ import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts
 import { dlqTopicOf, ensureTopics, repairTopicOf, topicName, topicSchemas, topicSpecs } from '../../streams/topics/index.ts';
 import { stackEndpoints } from './stack.ts';
 import type { KafkaAdmin, KafkaPort } from '../../streams/kafka/index.ts';
-import { kafkajsPort } from '../../streams/kafka/kafkajs/index.ts';
 
 /**
  * Everything `edgestream init` sets up, for one test file, on the real stack:
@@ -29,11 +28,9 @@ export interface EdgestreamEnv {
   /** The config as written to a config file (JSON-safe input form). */
   readonly configInput: EdgestreamConfigInput;
   readonly config: EdgestreamConfig;
-  /** The Kafka port (over kafkajs) and an admin client of it. */
+  /** The Kafka port (the adapter EDGESTREAM_KAFKA_CLIENT names, as the CLI's) and an admin client of it. */
   readonly kafka: KafkaPort;
   readonly admin: KafkaAdmin;
-  /** A kafkajs admin client, for what the port does not offer (describeGroups, setOffsets, deleteGroups). */
-  readonly kafkajsAdmin: Admin;
   readonly registry: SchemaRegistry;
   readonly serde: AvroSerde;
   /** The Cassandra store on the env's keyspace, every namespace created. */
@@ -90,9 +87,8 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
     ...(opts.limits ? { limits: opts.limits } : {}),
   };
   const config = parseEdgestreamConfig(configInput, `test config ${opts.name}`);
-  const client = new Kafka({ clientId: `it-${opts.name}`, brokers: [...endpoints.kafkaBrokers], logLevel: logLevel.NOTHING });
-  const kafka = kafkajsPort(client);
-  const registry = new SchemaRegistry({ host: endpoints.schemaRegistryUrl });
+  const logger = pino({ level: process.env['IT_LOG_LEVEL'] ?? 'silent' });
+  const { kafka, registry } = await connectClients(endpoints, `it-${opts.name}`, logger);
   const serde = createAvroSerde({ registry, maxRecordBytes: config.limits.maxRecordBytes });
   const prefix = config.topics.prefix;
   const topics = {
@@ -102,8 +98,6 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
   };
   const admin = kafka.admin();
   await admin.connect();
-  const kafkajsAdmin = client.admin();
-  await kafkajsAdmin.connect();
   // What cli/commands/init.ts does: topics, schemas, keyspace and namespaces.
   await ensureTopics(admin, config);
   await registerSchemas(registry, topicSchemas(config));
@@ -111,7 +105,6 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
   await store.init();
   const cql = new cassandra.Client({ ...cassandraConnection(endpoints), encoding: { useBigIntAsLong: true } });
   await cql.connect();
-  const logger = pino({ level: process.env['IT_LOG_LEVEL'] ?? 'silent' });
 
   return {
     endpoints,
@@ -119,7 +112,6 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
     config,
     kafka,
     admin,
-    kafkajsAdmin,
     registry,
     serde,
     store,
@@ -135,11 +127,10 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
       await quietly(store.close());
       await quietly(cql.execute(`DROP KEYSPACE IF EXISTS ${config.cassandra.keyspace}`));
       await quietly(cql.shutdown());
-      await quietly(kafkajsAdmin.deleteGroups(edgePipelineGroups(config).map((g) => g.group)));
+      await quietly(admin.deleteGroups(edgePipelineGroups(config).map((g) => g.group)));
       await quietly(admin.deleteTopics({ topics: topicSpecs(config).map((s) => s.topic) }));
       await quietly(fetch(`${endpoints.schemaRegistryUrl}/subjects/${encodeURIComponent(subjectFor(topics.input, knownSchemas.EdgeMutation))}`, { method: 'DELETE' }));
       await quietly(admin.disconnect());
-      await quietly(kafkajsAdmin.disconnect());
     },
   };
 }
