@@ -5,15 +5,14 @@ import type { EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
 import type { TwoLevelMapStore } from '../sinks/store/TwoLevelMapStore.ts';
 import type { StackEndpoints } from '../stack/endpoints.ts';
 import { commandStack } from './commandStack.ts';
-import { connectKafka } from './connectKafka.ts';
 import { loadConfig } from './loadConfig.ts';
 import { logRedaction } from './logRedaction.ts';
 
 export interface CommandContext {
   readonly config: EdgestreamConfig;
   readonly endpoints: StackEndpoints;
-  readonly kafka: KafkaPort;
-  /** Created on first use (the registry client is some 200 modules that `lag` or a read never needs). */
+  /** Each client is created on first use: a Kafka client or the registry's is hundreds of modules that a read or `lag` never needs (bench:cli). */
+  kafka(): Promise<KafkaPort>;
   registry(): Promise<SchemaRegistry>;
   readonly logger: Logger;
   /** Opened on first use; closed by `withCommandContext`. */
@@ -45,14 +44,14 @@ export async function withCommandContext<T>(flags: GlobalFlags, fn: (ctx: Comman
   logger.debug({ source }, 'config loaded');
   if (localCluster) await localCluster.ensureLocalCluster((line) => console.error(`[stack] ${line}`));
   const stack = await commandStack({ keepStack: flags.keepStack ?? true, cluster: config.cluster });
-  const kafka = await connectKafka(stack.endpoints, 'edgestream-cli', logger);
+  let kafka: Promise<KafkaPort> | undefined;
   let store: Promise<TwoLevelMapStore> | undefined;
   let registry: Promise<SchemaRegistry> | undefined;
   try {
     return await fn({
       config,
       endpoints: stack.endpoints,
-      kafka,
+      kafka: () => (kafka ??= import('./connectKafka.ts').then(({ connectKafka }) => connectKafka(stack.endpoints, 'edgestream-cli', logger))),
       registry: () => (registry ??= import('./openRegistry.ts').then(({ openRegistry }) => openRegistry(stack.endpoints))),
       logger,
       store: () => (store ??= import('./openStore.ts').then(({ openStore }) => openStore(stack.endpoints, config))),

@@ -23,7 +23,7 @@ export class ConnectionRefusedError extends Error {
 }
 
 export interface ConnectionCheckDeps {
-  readonly kafka: KafkaPort;
+  readonly kafka: () => Promise<KafkaPort>;
   readonly registry: () => Promise<SchemaRegistry>;
   readonly store: () => Promise<TwoLevelMapStore>;
   readonly config: EdgestreamConfig;
@@ -69,7 +69,7 @@ export async function checkConnections(deps: ConnectionCheckDeps): Promise<void>
   const { endpoints, config } = deps;
   const probes = [
     probe('Kafka', endpoints.kafkaBrokers.join(','), 'cluster.kafka (brokers, tls, sasl)', async () => {
-      const admin = deps.kafka.admin({ retries: 0 });
+      const admin = (await deps.kafka()).admin({ retries: 0 });
       try {
         await admin.connect();
         await admin.describeCluster();

@@ -85,7 +85,7 @@ program
     if ((o.file === undefined) === (o.synthetic === undefined)) throw new InvalidArgumentError('give exactly one of --file or --synthetic');
     return withCommandContext(globals(), async (ctx) => {
       const [{ createEdgeProducer }, { createAvroSerde }, { produceCommand }] = await Promise.all([import('../streams/producer/index.ts'), import('../streams/serde/index.ts'), import('./commands/produce.ts')]);
-      const producer = createEdgeProducer({ kafka: ctx.kafka, serde: createAvroSerde({ registry: await ctx.registry() }), config: ctx.config });
+      const producer = createEdgeProducer({ kafka: await ctx.kafka(), serde: createAvroSerde({ registry: await ctx.registry() }), config: ctx.config });
       try {
         const source = o.file !== undefined
           ? { file: o.file }
@@ -116,7 +116,7 @@ rangeOptions(
 ).action((o: Parameters<typeof replayCommand>[2]) =>
   withCommandContext(globals(), async (ctx) => {
     const [{ replayCommand }, { edgeMutationEventTime }, { createAvroSerde }] = await Promise.all([import('./commands/replay.ts'), import('./kafka/edgeMutationEventTime.ts'), import('../streams/serde/index.ts')]);
-    await replayCommand(ctx.kafka, ctx.config, o, edgeMutationEventTime(createAvroSerde({ registry: await ctx.registry() })));
+    await replayCommand(await ctx.kafka(), ctx.config, o, edgeMutationEventTime(createAvroSerde({ registry: await ctx.registry() })));
   }),
 );
 
@@ -137,7 +137,7 @@ rangeOptions(
     .description('list the dead-letter queue with the reason for each record')
     .option('--json', 'one JSON object per line', false)
     .option('--limit <n>', 'show at most n records', positiveInt('--limit')),
-).action((o: Parameters<typeof dlqCommand>[2]) => withCommandContext(globals(), async (ctx) => void (await (await import('./commands/dlq.ts')).dlqCommand(ctx.kafka, ctx.config, o))));
+).action((o: Parameters<typeof dlqCommand>[2]) => withCommandContext(globals(), async (ctx) => void (await (await import('./commands/dlq.ts')).dlqCommand(await ctx.kafka(), ctx.config, o))));
 
 program
   .command('lag')
@@ -146,7 +146,7 @@ program
   .action((o: { json: boolean }) =>
     withCommandContext(globals(), async (ctx) => {
       const { lagCommand } = await import('./commands/lag.ts');
-      const admin = ctx.kafka.admin();
+      const admin = (await ctx.kafka()).admin();
       await admin.connect();
       try {
         await lagCommand(admin, ctx.config, o);
@@ -191,7 +191,7 @@ program
         import('../streams/producer/index.ts'),
         import('../streams/serde/index.ts'),
       ]);
-      const publisher = createWidePartitionPublisher({ kafka: ctx.kafka, serde: createAvroSerde({ registry: await ctx.registry() }), config: ctx.config, logger: ctx.logger });
+      const publisher = createWidePartitionPublisher({ kafka: await ctx.kafka(), serde: createAvroSerde({ registry: await ctx.registry() }), config: ctx.config, logger: ctx.logger });
       try {
         await splitCommand({ repository: createWideRowRepository(await ctx.store()), publisher, config: ctx.config }, namespace, id, o);
       } finally {

@@ -28,7 +28,7 @@ export async function openReader(ctx: CommandContext, opts: { readonly observer?
   let publisher: Promise<WidePartitionPublisher> | undefined;
   const openPublisher = async (): Promise<WidePartitionPublisher> => {
     const [{ createWidePartitionPublisher }, { createAvroSerde }] = await Promise.all([import('../streams/producer/index.ts'), import('../streams/serde/index.ts')]);
-    return createWidePartitionPublisher({ kafka: ctx.kafka, serde: createAvroSerde({ registry: await ctx.registry() }), config: ctx.config, logger: ctx.logger });
+    return createWidePartitionPublisher({ kafka: await ctx.kafka(), serde: createAvroSerde({ registry: await ctx.registry() }), config: ctx.config, logger: ctx.logger });
   };
   const counters = createReadCounters({
     wide: ctx.config.wide,

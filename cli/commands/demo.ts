@@ -7,6 +7,7 @@ import { parseEdgestreamConfig, type EdgestreamConfig } from '../../schemas/conf
 import { waitForQuietCassandra } from '../../sinks/cassandra/index.ts';
 import { splitNamespace, type WideRowRecord } from '../../sinks/namespaces/index.ts';
 import type { TwoLevelMapStore } from '../../sinks/store/index.ts';
+import type { KafkaAdmin } from '../../streams/kafka/index.ts';
 import { createWideRowRepository } from '../../sinks/wide/index.ts';
 import { createEdgeProducer } from '../../streams/producer/index.ts';
 import { createAvroSerde, registerSchemas, type AvroSerde } from '../../streams/serde/index.ts';
@@ -56,15 +57,16 @@ export async function demoCommand(ctx: CommandContext, o: DemoOptions): Promise<
   const run = randomBytes(3).toString('hex');
   const config = demoConfig(ctx.config, run);
   say(`edgestream demo ${run}: keyspace ${config.cassandra.keyspace}, topics ${config.topics.prefix}*`);
-  const admin = ctx.kafka.admin();
+  const kafka = await ctx.kafka();
+  const admin = kafka.admin();
   await admin.connect();
   const store = await openStore(ctx.endpoints, config);
   const serde = createAvroSerde({ registry: await ctx.registry(), maxRecordBytes: config.limits.maxRecordBytes });
   // The narrative goes to stdout; the stages' JSON logs (stderr) only from warn up, unless LOG_LEVEL asks for more.
   const logger = process.env['LOG_LEVEL'] ? ctx.logger : ctx.logger.child({}, { level: 'warn' });
-  const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde, store, config, logger });
+  const pipeline = createEdgePipeline({ kafka, serde, store, config, logger });
   const serving = createServingPartitions(store, config);
-  const producer = createEdgeProducer({ kafka: ctx.kafka, serde, config });
+  const producer = createEdgeProducer({ kafka, serde, config });
   const cql = new cassandra.Client(cassandraConnection(ctx.endpoints));
   const target = { type: 'follows', vertex: CELEBRITY };
   let pipelineStopped = false;
@@ -210,7 +212,7 @@ async function httpPageLatency(api: ReturnType<typeof httpNeighbourPages>, targe
  * that work against it; the keyspace and topics are kept.
  */
 async function keepServing(ctx: CommandContext, config: EdgestreamConfig, serde: AvroSerde, store: TwoLevelMapStore, logger: CommandContext['logger'], url: string): Promise<void> {
-  const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde, store, config, logger });
+  const pipeline = createEdgePipeline({ kafka: await ctx.kafka(), serde, store, config, logger });
   await pipeline.start();
   say('');
   say(`Kept: the stages run again and ${url} keeps serving until Ctrl-C. Try (another terminal):`);
@@ -228,7 +230,7 @@ async function keepServing(ctx: CommandContext, config: EdgestreamConfig, serde:
   await pipeline.stop();
 }
 
-async function cleanUp(cql: cassandra.Client, admin: ReturnType<CommandContext['kafka']['admin']>, config: EdgestreamConfig): Promise<void> {
+async function cleanUp(cql: cassandra.Client, admin: KafkaAdmin, config: EdgestreamConfig): Promise<void> {
   await admin.deleteTopics({ topics: topicSpecs(config).map((s) => s.topic) }).catch(() => {});
   await cql.execute(`DROP KEYSPACE IF EXISTS ${config.cassandra.keyspace}`);
 }

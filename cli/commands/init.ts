@@ -27,7 +27,7 @@ type Finding = ConfigDrift & { readonly change?: () => Promise<void> };
 export async function initCommand(deps: InitDeps): Promise<void> {
   const say = deps.say ?? ((line: string) => console.log(line));
   await checkConnections(deps);
-  const admin = deps.kafka.admin();
+  const admin = (await deps.kafka()).admin();
   await admin.connect();
   // Schema changes wait for every node to agree: give them longer than a data request.
   const cql = new cassandra.Client({ ...cassandraConnection(deps.endpoints), socketOptions: { readTimeout: 60_000 } });

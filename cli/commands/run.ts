@@ -9,10 +9,10 @@ import { openProcessorMetrics, type ProcessorMetrics } from '../openProcessorMet
 export async function runCommand(ctx: CommandContext, stages: readonly EdgePipelineStage[], flags: { readonly metricsPort?: number }): Promise<void> {
   await checkConnections(ctx);
   const store = await ctx.store();
-  const pipeline = createEdgePipeline({ kafka: ctx.kafka, serde: createAvroSerde({ registry: await ctx.registry(), maxRecordBytes: ctx.config.limits.maxRecordBytes }), store, config: ctx.config, logger: ctx.logger, stages });
+  const pipeline = createEdgePipeline({ kafka: await ctx.kafka(), serde: createAvroSerde({ registry: await ctx.registry(), maxRecordBytes: ctx.config.limits.maxRecordBytes }), store, config: ctx.config, logger: ctx.logger, stages });
   let metrics: ProcessorMetrics | undefined;
   if (flags.metricsPort !== undefined) {
-    metrics = await openProcessorMetrics({ port: flags.metricsPort, pipeline, stages, kafka: ctx.kafka, store, config: ctx.config, logger: ctx.logger });
+    metrics = await openProcessorMetrics({ port: flags.metricsPort, pipeline, stages, kafka: await ctx.kafka(), store, config: ctx.config, logger: ctx.logger });
   }
   const signals = stopOnSignals([pipeline], { logger: ctx.logger });
   try {

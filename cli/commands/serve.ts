@@ -36,8 +36,8 @@ export async function startEdgeService(ctx: CommandContext, flags: ServeFlags): 
   const readMetrics = createReadMetrics(registry);
   const opened = await openReader(ctx, { observer: readMetrics.observer }); // the split directory is loaded before the first request
   registerSplitDirectoryMetrics(registry, opened.serving.directory);
-  const producer = createEdgeProducer({ kafka: ctx.kafka, serde: createAvroSerde({ registry: await ctx.registry() }), config });
-  const admin = ctx.kafka.admin();
+  const producer = createEdgeProducer({ kafka: await ctx.kafka(), serde: createAvroSerde({ registry: await ctx.registry() }), config });
+  const admin = (await ctx.kafka()).admin();
   const release = async (): Promise<void> => {
     await producer.close();
     await opened.close();

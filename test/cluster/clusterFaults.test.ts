@@ -49,7 +49,7 @@ describe('on the local cluster (RF 3, LOCAL_QUORUM, min.insync.replicas 2)', () 
     pipeline = createEdgePipeline({ kafka: env.kafka, serde: env.serde, store: env.store, config: env.config, logger: env.logger, tuning: { progressIntervalMs: 600_000 } });
     await pipeline.start();
     producer = createEdgeProducer({ kafka: env.kafka, serde: env.serde, config: env.config });
-    const ctx: CommandContext = { config: env.config, endpoints: env.endpoints, kafka: env.kafka, registry: async () => env.registry, logger: env.logger, store: async () => env.store };
+    const ctx: CommandContext = { config: env.config, endpoints: env.endpoints, kafka: async () => env.kafka, registry: async () => env.registry, logger: env.logger, store: async () => env.store };
     service = await startEdgeService(ctx, { port: 0, host: '127.0.0.1' });
   }, 600_000);
 

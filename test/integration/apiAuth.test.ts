@@ -28,7 +28,7 @@ describe('the HTTP API with bearer-JWT authentication', () => {
   // Every line any of these servers logs, at trace level.
   const logger = pino({ level: 'trace' }, new Writable({ write: (chunk: Buffer, _enc, done) => void (logLines.push(chunk.toString()), done()) }));
   const start = async (server: NonNullable<EdgestreamConfigInput['server']>): Promise<RunningService> => {
-    const ctx: CommandContext = { config: parseEdgestreamConfig({ ...env.configInput, server }, 'test config'), endpoints: env.endpoints, kafka: env.kafka, registry: async () => env.registry, logger, store: async () => env.store };
+    const ctx: CommandContext = { config: parseEdgestreamConfig({ ...env.configInput, server }, 'test config'), endpoints: env.endpoints, kafka: async () => env.kafka, registry: async () => env.registry, logger, store: async () => env.store };
     const s = await startEdgeService(ctx, { port: 0, host: '127.0.0.1' });
     services.push(s);
     return s;

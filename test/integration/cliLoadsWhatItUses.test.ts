@@ -13,8 +13,8 @@ const REGISTRY_CLIENT = '@kafkajs/confluent-schema-registry';
 
 /**
  * A command starts in the time its own clients take (bench:cli): `lag` loaded the Cassandra driver, the
- * registry client and the whole pipeline (1 022 files, ~1 s), `count` the registry client and a Kafka producer
- * for a wide-partition event it almost never sends. Against the real stack, what each one loads.
+ * registry client and the whole pipeline (1 022 files, ~1 s), `count` a Kafka client and the registry's, for a
+ * wide-partition event a one-shot read almost never sends. Against the real stack, what each one loads.
  */
 describe('a networked CLI command loads only the clients it uses', () => {
   const rand = randomBytes(4).toString('hex');
@@ -47,9 +47,9 @@ describe('a networked CLI command loads only the clients it uses', () => {
     expect(loaded.filter((p) => ['cassandra-driver', REGISTRY_CLIENT, '@platformatic/kafka', 'avsc', 'fastify'].includes(p))).toEqual([]);
   }, 60_000);
 
-  it('count: the Cassandra driver, not the registry client, the Avro codec or the other Kafka client', async () => {
+  it('count: the Cassandra driver, no Kafka client, registry client or Avro codec', async () => {
     const loaded = await packagesLoadedBy(['--config', configFile, 'count', 'follows', 'v1', '--json'], env);
     expect(loaded).toContain('cassandra-driver');
-    expect(loaded.filter((p) => [REGISTRY_CLIENT, '@platformatic/kafka', 'avsc', 'fastify'].includes(p))).toEqual([]);
+    expect(loaded.filter((p) => ['kafkajs', REGISTRY_CLIENT, '@platformatic/kafka', 'avsc', 'fastify'].includes(p))).toEqual([]);
   }, 60_000);
 });

@@ -36,7 +36,7 @@ describe('the HTTP server on Kafka + Cassandra', () => {
   const contextFor = (server: NonNullable<EdgestreamConfigInput['server']>): CommandContext => ({
     config: parseEdgestreamConfig({ ...env.configInput, server }, 'test config'),
     endpoints: env.endpoints,
-    kafka: env.kafka,
+    kafka: async () => env.kafka,
     registry: async () => env.registry,
     logger: env.logger,
     store: async () => env.store,

@@ -34,7 +34,7 @@ describe('init compares what exists with the config', () => {
     });
   const init = async (c: ReturnType<typeof config>, apply = false) => {
     const { kafka, registry } = await connectClients(endpoints, `it-drift-${run}`);
-    return initCommand({ kafka, registry: async () => registry, endpoints, config: c, store: () => openStore(endpoints, c), apply, say: (l) => lines.push(l) });
+    return initCommand({ kafka: async () => kafka, registry: async () => registry, endpoints, config: c, store: () => openStore(endpoints, c), apply, say: (l) => lines.push(l) });
   };
   const topicConfig = async (topic: string) => {
     const [described] = await admin.describeTopicConfigs([topic]);

@@ -129,7 +129,7 @@ describe('the secured stack: SASL_SSL Kafka, TLS + password Cassandra, https + b
     const logger = pino({ level: 'debug', redact: logRedaction }, { write: (line: string) => void output.push(line) });
     store = await openStore(endpoints, config);
     const opened = store;
-    service = await startEdgeService({ config, endpoints, kafka, registry: async () => registry, logger, store: async () => opened }, { port: 0, host: '127.0.0.1' });
+    service = await startEdgeService({ config, endpoints, kafka: async () => kafka, registry: async () => registry, logger, store: async () => opened }, { port: 0, host: '127.0.0.1' });
     producer = createEdgeProducer({ kafka, serde: createAvroSerde({ registry }), config });
   }, 900_000);
 
