@@ -21,19 +21,23 @@ const forbidden = {
 };
 
 /**
- * kafkajs stays behind the Kafka port (streams/kafka, docs/architecture.md §3): only its adapter imports it,
- * and the stack's broker-readiness probe (stack/ sits below streams/ and may not import it). Tests and
- * benchmarks may still name it.
+ * The Kafka clients stay behind the Kafka port (streams/kafka, docs/architecture.md §2): only a client's
+ * adapter imports it, and kafkajs also the stack's broker-readiness probe (stack/ sits below streams/ and
+ * may not import it). Tests and benchmarks may still name them.
  */
-const KAFKAJS = {
-  name: 'kafkajs',
-  message: 'kafkajs is imported by its adapter only (streams/kafka/kafkajs/): use the Kafka port, streams/kafka/KafkaPort.ts',
+const KAFKA_CLIENTS = {
+  kafkajs: { name: 'kafkajs', message: 'kafkajs is imported by its adapter only (streams/kafka/kafkajs/): use the Kafka port, streams/kafka/KafkaPort.ts' },
+  platformatic: { name: '@platformatic/kafka', message: '@platformatic/kafka is imported by its adapter only (streams/kafka/platformatic/): use the Kafka port, streams/kafka/KafkaPort.ts' },
 };
-const KAFKAJS_ALLOWED = ['streams/kafka/kafkajs/**/*.ts', 'stack/servers/kafkaServer.ts'];
+const CLIENT_ALLOWED = [
+  ['streams/kafka/kafkajs/**/*.ts', 'kafkajs'],
+  ['stack/servers/kafkaServer.ts', 'kafkajs'],
+  ['streams/kafka/platformatic/**/*.ts', 'platformatic'],
+];
 const folderOf = (file) => file.split('/')[0];
 
-/** The folder boundary of `folder` (its `forbidden` list), and kafkajs unless `kafkajs` is allowed. */
-function restrictedImports(folder, { kafkajs }) {
+/** The folder boundary of `folder` (its `forbidden` list), and every Kafka client but `client`. */
+function restrictedImports(folder, { client }) {
   const banned = forbidden[folder] ?? [];
   return {
     'no-restricted-imports': [
@@ -43,7 +47,7 @@ function restrictedImports(folder, { kafkajs }) {
           group: [`**/${b}/*`, `**/${b}/**`],
           message: `${folder}/ must not depend on ${b}/ (see docs/architecture.md)`,
         })),
-        ...(kafkajs ? {} : { paths: [KAFKAJS] }),
+        paths: Object.entries(KAFKA_CLIENTS).filter(([name]) => name !== client).map(([, path]) => path),
       },
     ],
   };
@@ -59,15 +63,15 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  // cli/ may import every folder (the composition root), but not kafkajs.
+  // cli/ may import every folder (the composition root), but no Kafka client.
   ...[...Object.keys(forbidden), 'cli'].map((folder) => ({
     files: [`${folder}/**/*.ts`],
     ignores: [`${folder}/**/*.test.ts`],
-    rules: restrictedImports(folder, { kafkajs: false }),
+    rules: restrictedImports(folder, {}),
   })),
-  ...KAFKAJS_ALLOWED.map((files) => ({
+  ...CLIENT_ALLOWED.map(([files, client]) => ({
     files: [files],
     ignores: ['**/*.test.ts'],
-    rules: restrictedImports(folderOf(files), { kafkajs: true }),
+    rules: restrictedImports(folderOf(files), { client }),
   })),
 );

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { KAFKA_CLIENTS, type KafkaClientName } from '../../schemas/config/clusterConfig.ts';
 import { EDGE_PIPELINE_STAGES, type EdgePipelineStage } from '../../streams/topology/createEdgePipeline.ts';
 
 /** Flags of `bench:ingest`. Every default is the committed bench configuration. */
@@ -39,6 +40,8 @@ export interface BenchArgs {
   readonly splitRecords: readonly number[];
   /** How many of the workload's most followed users have their reverse partitions among the split records (mirrored writes). */
   readonly splitTouched: number;
+  /** The Kafka adapter of the load producer and the processor child (--kafka-client); undefined: EDGESTREAM_KAFKA_CLIENT, else kafkajs. */
+  readonly kafkaClient: KafkaClientName | undefined;
   readonly help: boolean;
 }
 
@@ -80,6 +83,8 @@ and unbatched (one INSERT per row).
   --split-records <list>    COMPLETED splits in the directory per variant, e.g. 0,10000: each repeat runs every
                             variant (order rotating); the records are of partitions the workload never
                             touches plus the reverse links of its --split-touched most followed users (default 0)
+  --kafka-client <name>     kafkajs or platformatic: the Kafka adapter of the load producer and of the
+                            processor child (sets EDGESTREAM_KAFKA_CLIENT; default: that variable, else kafkajs)
   --split-touched <n>       most followed users whose reverse links and index are among the split records, so
                             their writes are mirrored into buckets (default 4; 0 measures the directory alone)
   --out <file>              result JSON (default bench/results/ingest-latest.json for >= 200000
@@ -120,6 +125,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       out: { type: 'string' },
       'split-records': { type: 'string' },
       'split-touched': { type: 'string' },
+      'kafka-client': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -171,6 +177,13 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     out: values.out,
     splitRecords: (values['split-records'] ?? '0').split(',').map((x) => int('split-records', x.trim(), 0, 0)),
     splitTouched: int('split-touched', values['split-touched'], 4, 0),
+    kafkaClient: kafkaClient(values['kafka-client']),
     help: values.help ?? false,
   };
+}
+
+function kafkaClient(raw: string | undefined): KafkaClientName | undefined {
+  if (raw === undefined) return undefined;
+  if (!(KAFKA_CLIENTS as readonly string[]).includes(raw)) throw new Error(`--kafka-client: expected ${KAFKA_CLIENTS.join(' or ')}, got "${raw}"`);
+  return raw as KafkaClientName;
 }

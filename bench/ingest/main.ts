@@ -30,6 +30,7 @@ import { fmt, median, round, type AcrossRepeats } from './stats.ts';
 import { runThroughputPhase, type ThroughputResult } from './throughputPhase.ts';
 import { addEdgeWorkload, benchTables, PublishedEdges, publishedEvents, rowsOfAddEdge, rowsPerEdge, type BenchEdge, type Row } from './workload.ts';
 import { PROCESSOR_NODE_FLAGS } from '../../cli/processorNodeFlags.ts';
+import { kafkaClientChoice } from '../../cli/kafkaClientChoice.ts';
 import { seedSplitDirectory } from './seedSplitDirectory.ts';
 import { codeVersion, collectVersions, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
 import { recountSettledAt } from './recountSettle.ts';
@@ -88,10 +89,14 @@ async function main(): Promise<void> {
     return;
   }
   const started = new Date();
+  // The load producer's adapter (connectBenchClients) and the child's (it inherits the environment).
+  if (args.kafkaClient !== undefined) process.env['EDGESTREAM_KAFKA_CLIENT'] = args.kafkaClient;
   say(`bench:ingest — ${args.events} ADD_EDGE events × ${args.repeats} repeats, ${os.cpus().length} cores`);
 
   const stack = await resolveStack({ log: (l) => say(`[stack] ${l}`), keepRunning: true });
   const endpoints = stack.endpoints;
+  const kafkaClient = kafkaClientChoice(endpoints);
+  say(`Kafka client: ${kafkaClient}`);
   const { kafka, registry, admin } = await connectBenchClients(endpoints, 'edgestream-bench');
   await admin.connect();
   const cql = new cassandra.Client({
@@ -152,6 +157,7 @@ async function main(): Promise<void> {
     code: codeVersion(),
     method: METHOD,
     args,
+    kafkaClient,
     pipelineConfig: results[0] ? configOf(results[0]) : undefined,
     summary,
     repeats: results.map((r) => ({ ...r, processor: { ...r.processor, rssSeries: thin(r.processor.rssSeries, 60) } })),

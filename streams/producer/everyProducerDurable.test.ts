@@ -69,3 +69,29 @@ describe('every producer is durable', () => {
     expect(sends.filter((s) => !/acks:\s*-1\b/.test(s.args)).map((s) => s.where)).toEqual([]);
   });
 });
+
+/**
+ * The same for @platformatic/kafka: its producers are created idempotent (the client then forces
+ * one request in flight and acks=all, and refuses a send with other acks), and every send says
+ * acks -1 as well.
+ */
+describe('every @platformatic/kafka producer is durable', () => {
+  const platformaticFiles = FOLDERS.flatMap((f) => sourceFiles(path.join(ROOT, f))).filter((f) => /from '@platformatic\/kafka'/.test(fs.readFileSync(f, 'utf8')));
+  const calls = (callee: RegExp) =>
+    platformaticFiles.flatMap((file) => {
+      const text = fs.readFileSync(file, 'utf8');
+      return callArguments(text, callee).map((c) => ({ where: where(file, text, c.at), args: c.args }));
+    });
+  const producers = calls(/\bnew Producer\(/g);
+  const sends = calls(/\bproducer\.send\(/g);
+
+  it('finds the adapter producer and its send', () => {
+    expect(producers.map((p) => p.where)).toEqual([expect.stringMatching(/^streams\/kafka\/platformatic\/platformaticProducer\.ts:/)]);
+    expect(sends.map((s) => s.where)).toEqual([expect.stringMatching(/^streams\/kafka\/platformatic\/platformaticProducer\.ts:/)]);
+  });
+
+  it('creates each one idempotent and sends with acks -1', () => {
+    expect(producers.filter((p) => !/idempotent:\s*true/.test(p.args)).map((p) => p.where)).toEqual([]);
+    expect(sends.filter((s) => !/acks:\s*-1\b/.test(s.args)).map((s) => s.where)).toEqual([]);
+  });
+});

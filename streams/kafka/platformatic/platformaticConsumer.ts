@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { Consumer, type BaseOptions } from '@platformatic/kafka';
 import type { Logger } from 'pino';
 import type { ConsumerCrash, ConsumerOptions, KafkaConsumer } from '../KafkaPort.ts';
@@ -75,12 +76,32 @@ export function platformaticConsumer(base: BaseOptions, options: ConsumerOptions
   });
   consumer.on('consumer:heartbeat:error', ({ error }) => log?.[clientLevel(error)]({ err: error }, 'heartbeat failed'));
   // A re-join the client started on its own failed: the member is out of the group until it joins again.
+  let rejoining = false;
+  const rejoin = async (): Promise<void> => {
+    if (rejoining) return;
+    rejoining = true;
+    try {
+      for (let attempt = 0; running; attempt++) {
+        await delay(Math.min(MAX_RETRY_MS, INITIAL_RETRY_MS * 2 ** attempt));
+        if (!running) return;
+        try {
+          await consumer.joinGroup(groupOptions);
+          return;
+        } catch (e) {
+          log?.[clientLevel(e)]({ err: e, attempt }, 'joining the group failed; trying again');
+          if ((attempt + 1) % RETRIES_BEFORE_REPORT === 0) crash({ error: e as Error, restart: true });
+        }
+      }
+    } finally {
+      rejoining = false;
+    }
+  };
   consumer.on('error', (error: Error) => {
     if (!running) return;
     partitions.revokeAll();
     log?.[clientLevel(error)]({ err: error }, 'the group re-join failed; joining again');
     crash({ error, restart: true });
-    setTimeout(() => void (running ? consumer.joinGroup(groupOptions).catch(() => undefined) : undefined), INITIAL_RETRY_MS).unref();
+    void rejoin();
   });
 
   const deps: FetchRoundDeps = { consumer, partitions, fromBeginning: () => fromBeginning, maxBytesPerPartition: options.maxBytesPerPartition ?? 1_048_576 };
@@ -115,11 +136,12 @@ export function platformaticConsumer(base: BaseOptions, options: ConsumerOptions
       }
       failures++;
       log?.[outcome.source === 'fetch' ? clientLevel(error) : 'debug']({ err: error, source: outcome.source, failures }, 'retrying after a failure');
+      const backOff = Math.min(MAX_RETRY_MS, INITIAL_RETRY_MS * 2 ** (failures - 1));
       if (failures >= RETRIES_BEFORE_REPORT) {
         crash({ error, restart: true });
         failures = 0;
       }
-      await sleep(Math.min(MAX_RETRY_MS, INITIAL_RETRY_MS * 2 ** (failures - 1)));
+      await sleep(backOff);
     }
   };
 
@@ -141,6 +163,8 @@ export function platformaticConsumer(base: BaseOptions, options: ConsumerOptions
       topics = [...args.topics];
       fromBeginning = args.fromBeginning;
     },
+    // Like kafkajs' run(): a first join that fails is reported as a crash, not thrown; a retriable
+    // one (the coordinator still loading on a fresh cluster) is retried in the background.
     async run({ partitionsConsumedConcurrently, eachBatch }) {
       if (running) throw new KafkaAdapterError('the consumer is already running', false);
       running = true;
@@ -148,8 +172,15 @@ export function platformaticConsumer(base: BaseOptions, options: ConsumerOptions
       try {
         await consumer.joinGroup(groupOptions);
       } catch (e) {
-        running = false;
-        throw withRetriable(e);
+        const error = withRetriable(e) as Error & { retriable?: boolean };
+        log?.[clientLevel(error)]({ err: error }, 'joining the group failed');
+        if (error.retriable !== true) {
+          running = false;
+          crash({ error, restart: false });
+          return;
+        }
+        crash({ error, restart: true });
+        void rejoin();
       }
       loop = consume(eachBatch, partitionsConsumedConcurrently ?? 1);
     },
