@@ -95,7 +95,7 @@ export async function createEdgeServer(opts: EdgeServerOptions): Promise<EdgeSer
     ...listenerOptions(opts.limits),
     return503OnClosing: true,
     // A path parameter may be a vertex id of up to 4096 characters (percent-encoded: up to 12 bytes each); a longer one is 414.
-    maxParamLength: 4_096 * 12,
+    routerOptions: { maxParamLength: 4_096 * 12 },
     // Errors fastify raises before routing (a malformed URL, a too long parameter) are problem+json too.
     frameworkErrors: (error, request, reply) => {
       const kind = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'uriTooLong' : 'badRequest';
