@@ -180,6 +180,39 @@ describe('createRecounter', () => {
   });
 });
 
+describe('createRecounter logging', () => {
+  it('a target written to while it is counted is logged at info (counted next round), a failing store at warn', async () => {
+    const s = setup();
+    await s.link('hot', 'p0', true);
+    await s.link('cold', 'x', true);
+    await s.mark('s0', 'hot', 5n);
+    await s.mark('s1', 'cold', 5n);
+    // Every read of hot's links finds one more follower (ingest while it is counted); every write of cold's count fails.
+    let followers = 0;
+    const store = decorateStore(s.store, {
+      mutateMany: async (ms) => {
+        if (ms.some((m) => m.namespace === 'r_counts' && m.id === 'cold')) throw new StoreError('unavailable', 'no replica');
+        return s.store.mutateMany(ms);
+      },
+      namespace: (name) => {
+        const ns = s.store.namespace(name);
+        if (name !== 'r_links') return ns;
+        return { ...ns, slice: async (id: string, q: Parameters<typeof ns.slice>[1]) => {
+          if (id === 'hot') await s.link('hot', `p${++followers}`, true);
+          return ns.slice(id, q);
+        } };
+      },
+    });
+    const { logger, lines } = recordingLogger();
+    const round = await createRecounter({ store, logic, logger, clock: s.clock }).runOnce();
+    expect(round).toMatchObject({ marks: 2, recounted: 0, failed: 2 });
+    const byMsg = (msg: string) => lines.filter((l) => l['msg'] === msg).map((l) => ({ level: l['level'], mark: l['mark'] }));
+    expect(byMsg('count still changing; marks kept for the next round')).toEqual([{ level: 30, mark: 's0/686f74' }]); // 'hot'
+    expect(byMsg('recount failed; marks kept for the next round')).toEqual([{ level: 40, mark: 's1/636f6c64' }]); // 'cold'
+    expect([...(await s.marks('s0')), ...(await s.marks('s1'))].sort()).toEqual(['cold', 'hot']);
+  });
+});
+
 describe('createRecounter backlog', () => {
   it('starts the next round at once after a full one, so a backlog drains without waiting an interval per round', async () => {
     const s = setup();

@@ -8,7 +8,7 @@ import { describeError } from '../failures/PipelineError.ts';
 import { createIntentHold } from './intentHold.ts';
 import { sourceTally } from './recountByDelta.ts';
 import { recountDeltaTargets } from './recountDeltaTargets.ts';
-import { settleCount, type Tally } from './settleCount.ts';
+import { isUnsettled, settleCount, type Tally } from './settleCount.ts';
 import { sweepLargeTargets } from './sweepLargeTargets.ts';
 
 /** What one dirty mark asks for: count the cells of `source` and store the count under `result`. */
@@ -214,7 +214,10 @@ export function createRecounter(opts: RecounterOptions): Recounter {
       // A loop, not push(...covered): a swept target's marks can outnumber the arguments a call takes.
       if (r.status === 'fulfilled') return void covered.forEach((m) => done.push(m));
       if (classifyFailure('store', r.reason) === 'fatal') throw r.reason;
-      logger.warn({ mark: describeMark(covered[0] as Mark), marks: covered.length, err: r.reason }, 'recount failed; marks kept for the next round');
+      const fields = { mark: describeMark(covered[0] as Mark), marks: covered.length, err: r.reason };
+      // A target written to while it was counted did not settle: expected under ingest, counted again next round.
+      if (isUnsettled(r.reason)) logger.info(fields, 'count still changing; marks kept for the next round');
+      else logger.warn(fields, 'recount failed; marks kept for the next round');
     });
     await deleteMarks(store, logic, done);
     const phasesMs = { take: takenMs - startedMs, count: countedMs - takenMs, deleteMarks: clock.nowMs() - countedMs };

@@ -53,8 +53,18 @@ export function holdsCount(previous: Cell | undefined, encoded: Uint8Array): boo
   return previous !== undefined && bytesEqual(previous.value, encoded);
 }
 
+/** Errors `unsettled` made: a count that kept changing while it was written (its marks are kept), not a store failure. */
+const UNSETTLED = new WeakSet<Error>();
+
 export function unsettled(result: Tally['result']): StoreError {
-  return new StoreError('timeout', `recount of ${result.namespace}[${result.id}] did not settle after ${SETTLE_ATTEMPTS} writes; its marks are kept`);
+  const error = new StoreError('timeout', `recount of ${result.namespace}[${result.id}] did not settle after ${SETTLE_ATTEMPTS} writes; its marks are kept`);
+  UNSETTLED.add(error);
+  return error;
+}
+
+/** Whether `error` says a count kept changing under its writes (a vertex written to while it was counted), not that a store call failed. */
+export function isUnsettled(error: unknown): boolean {
+  return error instanceof Error && UNSETTLED.has(error);
 }
 
 async function computeTally(store: TwoLevelMapStore, tally: Tally, pageSize: number): Promise<bigint> {
