@@ -16,7 +16,7 @@ import type { EdgestreamConfig } from '../schemas/config/edgestreamConfig.ts';
 import type { TwoLevelMapStore } from '../sinks/store/index.ts';
 import { createConfiguredSplitDirectory } from '../sinks/wide/index.ts';
 import { edgePipelineGroups, type EdgePipeline, type EdgePipelineStage } from '../streams/topology/createEdgePipeline.ts';
-import { groupLag } from './commands/lag.ts';
+import { groupsLag } from './commands/lag.ts';
 
 export interface ProcessorMetrics {
   /** Starts what polls (lag, a split directory of its own); call after the pipeline started. */
@@ -55,7 +55,7 @@ export async function openProcessorMetrics(opts: {
   const admin = opts.kafka.admin();
   const lag = createLagPoller(registry, {
     intervalMs: config.runtime.lagPollIntervalMs,
-    poll: () => Promise.all(groups.map(async (g) => ({ stage: g.stage, ...(await groupLag(admin, g.group, g.topic)) }))),
+    poll: () => groupsLag(admin, groups),
     onError: (err) => logger.warn({ err }, 'metrics: consumer lag poll failed; the lag series keep the previous poll'),
   });
 

@@ -2,7 +2,7 @@ import type { KafkaAdmin } from '../../streams/kafka/index.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import type { Recounter } from '../../streams/runtime/index.ts';
 import { edgePipelineGroups, type EdgePipelineStage } from '../../streams/topology/createEdgePipeline.ts';
-import { groupLag } from '../commands/lag.ts';
+import { groupsLag } from '../commands/lag.ts';
 
 export interface PipelineQuiet {
   readonly seconds: number;
@@ -25,7 +25,7 @@ export async function waitForQuietPipeline(admin: KafkaAdmin, config: Edgestream
   const groups = edgePipelineGroups(config).filter((g) => o.stages === undefined || o.stages.includes(g.stage));
   const roundsAtStart = o.recounter?.stats().rounds ?? 0;
   for (;;) {
-    const lags = await Promise.all(groups.map((g) => groupLag(admin, g.group, g.topic)));
+    const lags = await groupsLag(admin, groups);
     const lag = lags.reduce((n, l) => n + l.lag, 0);
     const stats = o.recounter?.stats();
     // Two rounds: the one in flight when the wait began may have started before the last write.
