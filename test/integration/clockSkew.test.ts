@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RecordHeaders } from '../../streams/kafka/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groupLag } from '../../cli/commands/lag.ts';
+import { groupsLag } from '../../cli/commands/lag.ts';
 import { degreeRecountLogic } from '../../processors/index.ts';
 import { createEdgeReader, createStorePartitionReader } from '../../reads/index.ts';
 import { knownSchemas, type EdgeMutation, type SplitTask } from '../../schemas/index.ts';
@@ -37,7 +37,7 @@ describe('clock skew between processes (real Kafka and Cassandra)', () => {
 
   const caughtUp = async () => {
     const groups = edgePipelineGroups(env.config).filter((g) => g.stage === 'fanout');
-    return (await Promise.all(groups.map((g) => groupLag(env.admin, g.group, g.topic)))).every((l) => l.lag === 0);
+    return (await groupsLag(env.admin, groups)).every((l) => l.lag === 0);
   };
   const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs = 30_000) => {
     const deadline = Date.now() + timeoutMs;

@@ -11,7 +11,7 @@ import type { KafkaPort } from '../../streams/kafka/index.ts';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterClientOptions } from '../../cli/clusterClientOptions.ts';
-import { groupLag } from '../../cli/commands/lag.ts';
+import { groupsLag } from '../../cli/commands/lag.ts';
 import { startEdgeService, type RunningService } from '../../cli/commands/serve.ts';
 import { connectClients } from '../../cli/connectClients.ts';
 import { logRedaction } from '../../cli/logRedaction.ts';
@@ -168,7 +168,7 @@ describe('the secured stack: SASL_SSL Kafka, TLS + password Cassandra, https + b
     await admin.connect();
     try {
       // A fresh broker answers 'coordinator is loading' for a while: a failed poll is "not yet".
-      const caughtUp = async () => (await Promise.all(groups.map((g) => groupLag(admin, g.group, g.topic)))).every((l) => l.lag === 0);
+      const caughtUp = async () => (await groupsLag(admin, groups)).every((l) => l.lag === 0);
       await waitFor('the fan-out and repair to catch up', () => caughtUp().catch(() => false), 240_000);
     } finally {
       await admin.disconnect();

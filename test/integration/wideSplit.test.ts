@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groupLag } from '../../cli/commands/lag.ts';
+import { groupsLag } from '../../cli/commands/lag.ts';
 import { createEdgeReader, createReadCounters, createStorePartitionReader, MAX_PER_HOP_CAP, type EdgeReader, type NeighbourOrder } from '../../reads/index.ts';
 import { createServingPartitions, type ServingPartitions } from '../../reads/split/createServingPartitions.ts';
 import type { WidePartitionDetected } from '../../schemas/index.ts';
@@ -81,7 +81,7 @@ describe('wide partitions: detect → plan → split → verify through Kafka an
   };
   const caughtUp = async () => {
     const groups = edgePipelineGroups(env.config).filter((g) => g.stage === 'fanout' || g.stage === 'repair');
-    const lags = await Promise.all(groups.map((g) => groupLag(env.admin, g.group, g.topic)));
+    const lags = await groupsLag(env.admin, groups);
     return lags.every((l) => l.lag === 0);
   };
   const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs: number, onTimeout = () => '') => {
