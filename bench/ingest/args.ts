@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { KAFKA_CLIENTS, type KafkaClientName } from '../../schemas/config/clusterConfig.ts';
 import { EDGE_PIPELINE_STAGES, type EdgePipelineStage } from '../../streams/topology/createEdgePipeline.ts';
+import { parseStackChoice, type StackChoice } from '../shared/stackChoice.ts';
 
 /** Flags of `bench:ingest`. Every default is the committed bench configuration. */
 export interface BenchArgs {
@@ -42,6 +43,8 @@ export interface BenchArgs {
   readonly splitTouched: number;
   /** The Kafka adapter of the load producer and the processor child (--kafka-client); undefined: EDGESTREAM_KAFKA_CLIENT, else kafkajs. */
   readonly kafkaClient: KafkaClientName | undefined;
+  /** single (default) or cluster: the local 3-node cluster at RF 3 and LOCAL_QUORUM (bench/shared/benchStack). */
+  readonly stack: StackChoice;
   readonly help: boolean;
 }
 
@@ -87,8 +90,12 @@ and unbatched (one INSERT per row).
                             processor child (sets EDGESTREAM_KAFKA_CLIENT; default: that variable, else kafkajs)
   --split-touched <n>       most followed users whose reverse links and index are among the split records, so
                             their writes are mirrored into buckets (default 4; 0 measures the directory alone)
+  --stack <single|cluster>  single: the stack every command finds, at RF 1 (default); cluster: the local 3-node
+                            cluster (started if needed, stopped again if this run started it), the run's keyspaces
+                            at RF 3 NetworkTopologyStrategy, topics at RF 3 / min.insync.replicas 2, LOCAL_QUORUM
+                            for the store and the raw driver alike
   --out <file>              result JSON (default bench/results/ingest-latest.json for >= 200000
-                            events, else bench/results/ingest-small.json)
+                            events, else bench/results/ingest-small.json; ingest-cluster-… with --stack cluster)
 `;
 
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
@@ -126,6 +133,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       'split-records': { type: 'string' },
       'split-touched': { type: 'string' },
       'kafka-client': { type: 'string' },
+      stack: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -178,6 +186,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     splitRecords: (values['split-records'] ?? '0').split(',').map((x) => int('split-records', x.trim(), 0, 0)),
     splitTouched: int('split-touched', values['split-touched'], 4, 0),
     kafkaClient: kafkaClient(values['kafka-client']),
+    stack: parseStackChoice(values.stack),
     help: values.help ?? false,
   };
 }

@@ -13,6 +13,7 @@ import { registerSchemas, subjectFor } from '../../streams/serde/index.ts';
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
 import { ensureTopics, topicName } from '../../streams/topics/index.ts';
 import { cleanUpBenchRun } from '../shared/benchCleanup.ts';
+import { SINGLE_NODE_DURABILITY, type BenchDurability } from '../shared/benchDurability.ts';
 import { kafkajsAdminPort } from '../../streams/kafka/kafkajs/index.ts';
 
 /**
@@ -41,14 +42,17 @@ export async function createBenchRun(deps: {
   endpoints: StackEndpoints;
   id: string;
   configInput: Omit<EdgestreamConfigInput, 'topics' | 'cassandra'> & { topics?: { partitions?: number } };
+  /** The stack's (bench/shared/benchStack): replication, levels, topic replicas; default the single node's. */
+  durability?: BenchDurability;
   log: (line: string) => void;
 }): Promise<BenchRun> {
   const { id } = deps;
+  const durability = deps.durability ?? SINGLE_NODE_DURABILITY;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `edgestream-bench-${id}-`));
   const raw: EdgestreamConfigInput = {
     ...deps.configInput,
-    topics: { prefix: `bench.${id}.`, partitions: deps.configInput.topics?.partitions ?? 6, replicationFactor: 1 },
-    cassandra: { keyspace: `bench_${id}`, replicationFactor: 1 },
+    topics: { prefix: `bench.${id}.`, partitions: deps.configInput.topics?.partitions ?? 6, ...durability.topics },
+    cassandra: { keyspace: `bench_${id}`, ...durability.cassandra },
   };
   const config = parseEdgestreamConfig(raw, 'bench config');
   const configFile = path.join(dir, 'edgestream.config.json');

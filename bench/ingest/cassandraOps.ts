@@ -6,16 +6,25 @@ export interface TableOps {
   readonly reads: Readonly<Record<string, number>>;
 }
 
+/**
+ * Summed over every node the client knows: the views are node-local, so on a cluster each
+ * node is asked (a replicated write counts once per replica that applied it).
+ */
 export async function tableOps(cql: cassandra.Client, keyspace: string): Promise<TableOps> {
-  const read = async (view: string): Promise<Record<string, number>> => {
+  const read = async (view: string, host: cassandra.Host): Promise<Record<string, number>> => {
     try {
-      const rs = await cql.execute(`SELECT table_name, count FROM system_views.${view} WHERE keyspace_name = ?`, [keyspace]);
+      const rs = await cql.execute(`SELECT table_name, count FROM system_views.${view} WHERE keyspace_name = ?`, [keyspace], { host });
       return Object.fromEntries(rs.rows.map((r) => [String(r['table_name']), Number(r['count'])]).filter(([, n]) => (n as number) > 0));
     } catch {
       return {}; // virtual tables are Cassandra 4.0+
     }
   };
-  return { writes: await read('local_write_latency'), reads: await read('local_read_latency') };
+  const sum = async (view: string): Promise<Record<string, number>> => {
+    const total: Record<string, number> = {};
+    for (const host of cql.hosts.values()) for (const [t, n] of Object.entries(await read(view, host))) total[t] = (total[t] ?? 0) + n;
+    return total;
+  };
+  return { writes: await sum('local_write_latency'), reads: await sum('local_read_latency') };
 }
 
 /** `b - a` per table. */

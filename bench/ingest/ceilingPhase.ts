@@ -1,8 +1,9 @@
 import type { StackEndpoints } from '../../stack/endpoints.ts';
 import { namespaceStatements } from '../../sinks/cassandra/namespaceStatements.ts';
 import { runRawIngest, type RawIngestRun } from '../shared/rawIngest.ts';
+import type { BenchDurability } from '../shared/benchDurability.ts';
 import { RAW_OPTIONS, withRawKeyspace } from '../shared/rawKeyspace.ts';
-import { watchCpu, type CpuReport } from './procStats.ts';
+import { watchCpu, type CpuReport, type ProcessPids } from './procStats.ts';
 import type { createStatusLine } from './progressLine.ts';
 import type { Row } from './workload.ts';
 
@@ -19,12 +20,14 @@ export interface CeilingRun {
  * The unbatched ceiling: the same rows written straight to the same Cassandra with
  * cassandra-driver, one prepared `INSERT ... USING TIMESTAMP ?` per row (the
  * store's own statement text), into tables created with the store's own DDL in
- * a fresh keyspace, with `concurrency` requests in flight, at the store's
+ * a fresh keyspace at the pipeline's replication, with `concurrency` requests in flight, at the store's
  * consistency (LOCAL_QUORUM) and client options. No batching, no reads, no
  * Kafka: what one Node.js client can push into this Cassandra.
  */
 export async function runCeiling(o: {
   endpoints: StackEndpoints;
+  /** The keyspace's replication is the pipeline's (its levels: RAW_OPTIONS). */
+  durability: BenchDurability;
   keyspace: string;
   tables: readonly string[];
   rows: () => Iterator<Row>;
@@ -32,7 +35,7 @@ export async function runCeiling(o: {
   concurrency: number;
   status: ReturnType<typeof createStatusLine>;
   label: string;
-  cpuPids: Readonly<Record<string, number | undefined>>;
+  cpuPids: ProcessPids;
 }): Promise<CeilingRun> {
   return withRawKeyspace(o.endpoints, o.keyspace, o.tables, async (client) => {
     const insertOf = new Map(o.tables.map((t) => [t, namespaceStatements(o.keyspace, t).insert]));
@@ -70,7 +73,7 @@ export async function runCeiling(o: {
     const cpuReport = cpu.stop();
     if (failure !== undefined) throw failure;
     return { concurrency: o.concurrency, rows: written, seconds: Math.round(seconds * 100) / 100, rowsPerSecond: Math.round(written / seconds), cpu: cpuReport };
-  });
+  }, o.durability);
 }
 
 export type BatchedCeilingRun = RawIngestRun & {
@@ -83,10 +86,10 @@ export type BatchedCeilingRun = RawIngestRun & {
  * pipeline's chunks and batches and with the exact index's current-link read
  * (bench/shared/rawIngest), into a fresh keyspace made with the store's DDL.
  */
-export async function runBatchedCeiling(o: Omit<Parameters<typeof runRawIngest>[0], 'client'> & { endpoints: StackEndpoints; cpuPids: Readonly<Record<string, number | undefined>> }): Promise<BatchedCeilingRun> {
+export async function runBatchedCeiling(o: Omit<Parameters<typeof runRawIngest>[0], 'client'> & { endpoints: StackEndpoints; durability: BenchDurability; cpuPids: ProcessPids }): Promise<BatchedCeilingRun> {
   return withRawKeyspace(o.endpoints, o.keyspace, o.tables, async (client) => {
     let cpu: ReturnType<typeof watchCpu> | undefined;
     const run = await runRawIngest({ ...o, client, onStart: () => (cpu = watchCpu(o.cpuPids)) });
     return { ...run, cpu: (cpu as ReturnType<typeof watchCpu>).stop() };
-  });
+  }, o.durability);
 }

@@ -9,8 +9,7 @@ import type { Admin } from 'kafkajs';
 import type { connectClients } from '../../cli/connectClients.ts';
 import { connectBenchClients } from '../shared/benchClients.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
-import { endpointsToEnv, type StackEndpoints } from '../../stack/endpoints.ts';
-import { resolveStack } from '../../stack/resolveStack.ts';
+import { endpointsToEnv } from '../../stack/endpoints.ts';
 import { createEdgeProducer } from '../../streams/producer/index.ts';
 import { createAvroSerde } from '../../streams/serde/index.ts';
 import { topicName } from '../../streams/topics/index.ts';
@@ -32,7 +31,9 @@ import { addEdgeWorkload, benchTables, PublishedEdges, publishedEvents, rowsOfAd
 import { PROCESSOR_NODE_FLAGS } from '../../cli/processorNodeFlags.ts';
 import { kafkaClientChoice } from '../../cli/kafkaClientChoice.ts';
 import { seedSplitDirectory } from './seedSplitDirectory.ts';
-import { codeVersion, collectVersions, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
+import { codeVersion, collectVersions, REPO_ROOT } from '../shared/benchEnvironment.ts';
+import { openBenchStack, type BenchStack } from '../shared/benchStack.ts';
+import { defaultResultFile } from '../shared/stackChoice.ts';
 import { recountSettledAt } from './recountSettle.ts';
 
 const IDLE_BASELINE_MS = 5_000;
@@ -93,18 +94,14 @@ async function main(): Promise<void> {
   if (args.kafkaClient !== undefined) process.env['EDGESTREAM_KAFKA_CLIENT'] = args.kafkaClient;
   say(`bench:ingest — ${args.events} ADD_EDGE events × ${args.repeats} repeats, ${os.cpus().length} cores`);
 
-  const stack = await resolveStack({ log: (l) => say(`[stack] ${l}`), keepRunning: true });
+  const stack = await openBenchStack(args.stack, { log: (l) => say(`[stack] ${l}`), keepRunning: true });
   const endpoints = stack.endpoints;
+  say(`stack ${stack.label.summary}`);
   const kafkaClient = kafkaClientChoice(endpoints);
   say(`Kafka client: ${kafkaClient}`);
   const { kafka, registry, admin } = await connectBenchClients(endpoints, 'edgestream-bench');
   await admin.connect();
-  const cql = new cassandra.Client({
-    contactPoints: [...endpoints.cassandraContactPoints],
-    localDataCenter: endpoints.cassandraLocalDc,
-    encoding: { useBigIntAsLong: true },
-    socketOptions: { readTimeout: 12_000 },
-  });
+  const cql = new cassandra.Client(stack.cqlOptions({ encoding: { useBigIntAsLong: true }, socketOptions: { readTimeout: 12_000 } }));
   await cql.connect();
   const versions = await collectVersions(endpoints, cql);
   say(`stack: ${endpoints.source} — Kafka ${versions.kafka}, Cassandra ${versions.cassandra}, registry ${versions.registry}, node ${versions.node}`);
@@ -132,7 +129,7 @@ async function main(): Promise<void> {
       const n = args.splitRecords.length;
       for (let v = 0; v < n; v++) {
         const splitRecords = args.splitRecords[(v + r - 1) % n] as number;
-        results.push(await runRepeat(args, r, splitRecords, { admin, registry, kafka, cql, endpoints, results, setCurrent: (c) => (current = c) }));
+        results.push(await runRepeat(args, r, splitRecords, { admin, registry, kafka, cql, stack, results, setCurrent: (c) => (current = c) }));
         current = {};
       }
     }
@@ -146,7 +143,7 @@ async function main(): Promise<void> {
 
   const summary = summarize(args, results);
   printSummary(args, summary, results);
-  const out = path.resolve(REPO_ROOT, args.out ?? (args.events >= 200_000 ? 'bench/results/ingest-latest.json' : 'bench/results/ingest-small.json'));
+  const out = path.resolve(REPO_ROOT, args.out ?? defaultResultFile('ingest', args.events >= 200_000, args.stack));
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const doc = {
     benchmark: 'bench:ingest',
@@ -157,6 +154,7 @@ async function main(): Promise<void> {
     code: codeVersion(),
     method: METHOD,
     args,
+    stack: stack.label,
     kafkaClient,
     pipelineConfig: results[0] ? configOf(results[0]) : undefined,
     summary,
@@ -181,14 +179,15 @@ async function runRepeat(
     registry: Awaited<ReturnType<typeof connectClients>>['registry'];
     kafka: Awaited<ReturnType<typeof connectClients>>['kafka'];
     cql: cassandra.Client;
-    endpoints: StackEndpoints;
+    stack: BenchStack;
     results: readonly RepeatResult[];
     setCurrent: (c: { runId?: string; run?: BenchRun; child?: ProcessorChild }) => void;
   },
 ): Promise<RepeatResult> {
-  const { admin, endpoints } = deps;
+  const { admin } = deps;
+  const { endpoints, durability } = deps.stack;
   // Re-read every repeat: another user of a shared local stack may have restarted a server.
-  const serverPids = serverPidsOf(endpoints);
+  const serverPids = deps.stack.serverPids();
   const runId = newRunId(`r${r}`);
   say(`\n── repeat ${r}/${args.repeats} (run ${runId}) ──`);
   say(`machine load average: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
@@ -201,6 +200,7 @@ async function runRepeat(
     admin,
     registry: deps.registry,
     endpoints,
+    durability,
     id: runId,
     configInput: { edgeTypes: [{ name: args.edgeType }], topics: { partitions: args.partitions }, runtime },
     log: say,
@@ -367,7 +367,7 @@ async function runRepeat(
       const rowsPerEvent = throughput.rows / throughput.events;
       const runBatched = async () => {
         const count = (limit: number) => ({ events: publishedEvents(args.edgeType, published, limit), eventCount: limit });
-        const common = { endpoints, tables, partitions: args.partitions, chunkEvents: resolveTuning(run.config).maxRecordsPerChunk, status, cpuPids };
+        const common = { endpoints, durability, tables, partitions: args.partitions, chunkEvents: resolveTuning(run.config).maxRecordsPerChunk, status, cpuPids };
         const sweepEvents = Math.min(throughput.events, Math.ceil(args.ceilingSweepRows / rowsPerEvent));
         const sweep: BatchedCeilingRun[] = [];
         for (const c of args.batchedLevels) {
@@ -397,12 +397,12 @@ async function runRepeat(
         const sweepRows = Math.min(args.ceilingSweepRows, throughput.rows);
         const sweep: CeilingRun[] = [];
         for (const c of args.ceilingLevels) {
-          const res = await runCeiling({ endpoints, keyspace: `bench_${runId}_ceil${c}`, tables, rows: () => rowsFor(sweepRows), rowCount: sweepRows, concurrency: c, status, label: `[r${r}] unbatched ceiling sweep c=${c}`, cpuPids });
+          const res = await runCeiling({ endpoints, durability, keyspace: `bench_${runId}_ceil${c}`, tables, rows: () => rowsFor(sweepRows), rowCount: sweepRows, concurrency: c, status, label: `[r${r}] unbatched ceiling sweep c=${c}`, cpuPids });
           sweep.push(res);
           status.done(`[r${r}] unbatched ceiling sweep: concurrency ${c} → ${fmt(res.rowsPerSecond)} rows/s (${fmt(res.rows)} rows)`);
         }
         const bestLevel = [...sweep].sort((a, b) => b.rowsPerSecond - a.rowsPerSecond)[0]!.concurrency;
-        const best = await runCeiling({ endpoints, keyspace: `bench_${runId}_ceiling`, tables, rows: () => rowsFor(throughput.rows), rowCount: throughput.rows, concurrency: bestLevel, status, label: `[r${r}] unbatched ceiling c=${bestLevel}`, cpuPids });
+        const best = await runCeiling({ endpoints, durability, keyspace: `bench_${runId}_ceiling`, tables, rows: () => rowsFor(throughput.rows), rowCount: throughput.rows, concurrency: bestLevel, status, label: `[r${r}] unbatched ceiling c=${bestLevel}`, cpuPids });
         ceiling = { sweep, best };
         status.done(`[r${r}] unbatched ceiling: ${fmt(best.rowsPerSecond)} rows/s at concurrency ${bestLevel} (${fmt(best.rows)} rows in ${best.seconds} s); pipeline/unbatched ceiling ${(throughput.rowsPerSecond / best.rowsPerSecond).toFixed(3)}`);
         say(`[r${r}] cores used during the unbatched ceiling: ${Object.entries(best.cpu.coresByProcess).map(([k, v]) => `${k} ${v}`).join(', ')}; machine busy ${best.cpu.machineBusyCores}/${best.cpu.machineCores}`);
@@ -538,6 +538,9 @@ const METHOD = {
     'unbatched: the same rows (same ids, keys, values, write times) with cassandra-driver: one prepared INSERT … USING TIMESTAMP per row (the store statement text) into tables made with the store DDL in a fresh keyspace, LOCAL_QUORUM, N requests in flight; a sweep over concurrency levels on a prefix of the rows, then all rows at the best level; run after the processors stopped and the pipeline keyspace was dropped',
   ratio: 'pipeline end-to-end edges/s ÷ each ceiling’s edges/s of the same repeat (the same events, so the same as rows/s); every repeat, the median and the range are reported; both ceilings run after the repeat’s pipeline phases, batched first in odd repeats, unbatched first in even ones',
 };
+
+/** The `summary` of the result JSON (bench:cluster reads its medians). */
+export type IngestSummary = ReturnType<typeof summarize>;
 
 function summarize(args: BenchArgs, allResults: readonly RepeatResult[]) {
   // The medians describe the first --split-records variant; bySplitRecords compares the others with it.
@@ -752,7 +755,7 @@ function bareProcessorBound(r: RepeatResult, c: CeilingCpu | undefined): number 
 
 /**
  * Both CPU ratios need the Cassandra and Kafka processes' CPU, which the bench reads only for the
- * local stack it can see (`serverPidsOf`); for an external one they would silently leave it out.
+ * local stack it can see (`BenchStack.serverPids`); for an external one they would silently leave it out.
  */
 function seesServerCpu(cpu: CpuReport): boolean {
   return cpu.coresByProcess['cassandra'] !== undefined && cpu.coresByProcess['kafka'] !== undefined;

@@ -56,10 +56,16 @@ export interface CpuReport {
   readonly machineCores: number;
 }
 
+/** Named processes to watch: one pid, or several whose CPU is added up under the name (a cluster's three Cassandra nodes). */
+export type ProcessPids = Readonly<Record<string, number | readonly number[] | undefined>>;
+
+/** CPU seconds of each pid now (undefined for a pid that is gone). */
+const cpuSecondsOf = (pid: number | readonly number[] | undefined): (number | undefined)[] => (pid === undefined ? [] : typeof pid === 'number' ? [cpuSeconds(pid)] : pid.map(cpuSeconds));
+
 /** Starts measuring CPU of named pids (missing pids are skipped) and of the machine. */
-export function watchCpu(pids: Readonly<Record<string, number | undefined>>): CpuWatch {
+export function watchCpu(pids: ProcessPids): CpuWatch {
   const t0 = performance.now();
-  const start = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, pid === undefined ? undefined : cpuSeconds(pid)]));
+  const start = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSecondsOf(pid)]));
   const m0 = machineCpuSeconds();
   return {
     stop() {
@@ -67,9 +73,10 @@ export function watchCpu(pids: Readonly<Record<string, number | undefined>>): Cp
       const m1 = machineCpuSeconds();
       const coresByProcess: Record<string, number> = {};
       for (const [name, pid] of Object.entries(pids)) {
-        const a = start[name];
-        const b = pid === undefined ? undefined : cpuSeconds(pid);
-        if (a !== undefined && b !== undefined && wall > 0) coresByProcess[name] = Math.round(((b - a) / wall) * 100) / 100;
+        const a = start[name] ?? [];
+        // Only the pids readable at both ends count (a node that died or restarted meanwhile is left out).
+        const used = cpuSecondsOf(pid).reduce<number | undefined>((sum, b, i) => (a[i] === undefined || b === undefined ? sum : (sum ?? 0) + (b - (a[i] as number))), undefined);
+        if (used !== undefined && wall > 0) coresByProcess[name] = Math.round((used / wall) * 100) / 100;
       }
       return {
         wallSeconds: Math.round(wall * 10) / 10,

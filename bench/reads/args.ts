@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { intFlag } from '../shared/intFlag.ts';
+import { parseStackChoice, type StackChoice } from '../shared/stackChoice.ts';
 import type { LinkDirection } from '../../sinks/namespaces/index.ts';
 
 /** Flags of `bench:reads`. Every default is the committed bench configuration. */
@@ -33,6 +34,8 @@ export interface ReadsBenchArgs {
   readonly splitTimeoutMinutes: number;
   readonly seed: number;
   readonly keep: boolean;
+  /** single (default) or cluster: the local 3-node cluster at RF 3 and LOCAL_QUORUM (bench/shared/benchStack). */
+  readonly stack: StackChoice;
   readonly out: string | undefined;
   readonly help: boolean;
 }
@@ -70,8 +73,13 @@ celebrity's split.
   --split-timeout-minutes <n> give up on the chain after this long (default 60)
   --seed <n>                 Zipf graph and start vertices (default 1)
   --keep                     keep the keyspace and topics (default: drop/delete them)
+  --stack <single|cluster>   single: the stack every command finds, at RF 1 (default); cluster: the local
+                             3-node cluster (started if needed, stopped again if this run started it), the
+                             keyspace at RF 3 NetworkTopologyStrategy, topics at RF 3 / min.insync.replicas 2,
+                             LOCAL_QUORUM for the store and the raw driver alike
   --out <file>               result JSON (default bench/results/reads-latest.json for the default
-                             sizes or larger, else bench/results/reads-small.json)
+                             sizes or larger, else bench/results/reads-small.json; reads-cluster-… with
+                             --stack cluster)
 `;
 
 export function parseReadsArgs(argv: readonly string[]): ReadsBenchArgs {
@@ -100,6 +108,7 @@ export function parseReadsArgs(argv: readonly string[]): ReadsBenchArgs {
       'split-timeout-minutes': { type: 'string' },
       seed: { type: 'string' },
       keep: { type: 'boolean', default: false },
+      stack: { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -132,6 +141,7 @@ export function parseReadsArgs(argv: readonly string[]): ReadsBenchArgs {
     splitTimeoutMinutes: int('split-timeout-minutes', values['split-timeout-minutes'], 60),
     seed: int('seed', values.seed, 1, 0),
     keep: values.keep ?? false,
+    stack: parseStackChoice(values.stack),
     out: values.out,
     help: values.help ?? false,
   };

@@ -9,11 +9,14 @@ import { createEdgeReader, createReadCounters, type EdgeReader, type OnWideParti
 import { createServingPartitions } from '../../reads/split/createServingPartitions.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import type { Mutation, TwoLevelMapStore } from '../../sinks/store/index.ts';
-import { resolveStack } from '../../stack/resolveStack.ts';
+import type { StackEndpoints } from '../../stack/endpoints.ts';
+import type { ProcessPids } from '../ingest/procStats.ts';
 import { createAvroSerde } from '../../streams/serde/index.ts';
 import { createStatusLine } from '../ingest/progressLine.ts';
 import { fmt } from '../ingest/stats.ts';
-import { codeVersion, collectVersions, machine, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
+import { codeVersion, collectVersions, machine, REPO_ROOT } from '../shared/benchEnvironment.ts';
+import { openBenchStack } from '../shared/benchStack.ts';
+import { defaultResultFile } from '../shared/stackChoice.ts';
 import { cleanUpOnSignal } from '../shared/cleanUpOnSignal.ts';
 import { cpuNote, withCpu } from '../shared/measuredCpu.ts';
 import { waitForQuietCassandra, type QuietWait } from '../../sinks/cassandra/index.ts';
@@ -49,11 +52,13 @@ async function main(): Promise<void> {
   const started = new Date();
   say(`bench:reads — celebrity with ${fmt(args.followers)} followers, Zipf graph of ${fmt(args.users)} users × ${args.followsPerUser} follows; ${args.repeats} repeats; ${os.cpus().length} cores`);
 
-  const stack = await resolveStack({ log: (l) => say(`[stack] ${l}`), keepRunning: false });
+  const stack = await openBenchStack(args.stack, { log: (l) => say(`[stack] ${l}`), keepRunning: false });
   const endpoints = stack.endpoints;
+  say(`stack ${stack.label.summary}`);
   const { kafka, registry, admin } = await connectBenchClients(endpoints, 'edgestream-bench-reads');
   await admin.connect();
-  const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc });
+  // The raw reads name no level: the client's default is the store's read level (LOCAL_QUORUM), so both sides read alike.
+  const cql = new cassandra.Client(stack.cqlOptions());
   await cql.connect();
   const versions = await collectVersions(endpoints, cql);
   const code = codeVersion();
@@ -68,7 +73,7 @@ async function main(): Promise<void> {
     // One full scan of the celebrity crosses the detection threshold, so the chain splits it.
     wide: { directoryRefreshMs: 1_000, thresholdRows: Math.min(100_000, Math.floor(args.followers / 2)) },
   };
-  const run = await createWideRun({ admin, registry, endpoints, id: newRunId(), configInput, log: say });
+  const run = await createWideRun({ admin, registry, endpoints, durability: stack.durability, id: newRunId(), configInput, log: say });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `edgestream-bench-reads-${run.id}-`));
   say(`run ${run.id}: topics ${run.config.topics.prefix}*, keyspace ${run.config.cassandra.keyspace}; scratch ${dir}`);
 
@@ -85,7 +90,7 @@ async function main(): Promise<void> {
 
   try {
     const raw = createRawReads(cql, run.config.cassandra.keyspace, EDGE_TYPE);
-    const pids = serverPidsOf(endpoints);
+    const pids = stack.serverPids();
     const load = await loadAll(args, run, celebrity, graph);
     const starts = zipfStarts(graph, args.starts);
 
@@ -94,7 +99,7 @@ async function main(): Promise<void> {
     // Only the celebrity is split: repeated traversals would also report the most followed Zipf users.
     const ignored = new Set<string>();
     const onWide: OnWidePartition = (event) => (event.partition_id === celebrity.id ? publisher.onWide(event) : void ignored.add(`${event.namespace}[${event.partition_id}]`));
-    const before = await measurePhase('before', { args, run, cql, raw, celebrity, starts, pids, dir, onWide });
+    const before = await measurePhase('before', { args, run, endpoints, cql, raw, celebrity, starts, pids, dir, onWide });
     if (ignored.size > 0) say(`wide partitions detected but not split (not the celebrity): ${[...ignored].join(', ')}`);
     await publisher.flush();
     await publisher.close();
@@ -108,12 +113,13 @@ async function main(): Promise<void> {
     if (split.partitions.some((p) => p.outcome !== 'COMPLETED')) say('WARNING: not every partition split; the "after" figures read those from the original');
 
     say(`\n── after the split ──`);
-    const after = await measurePhase('after', { args, run, cql, raw, celebrity, starts, pids, dir, onWide: () => undefined });
+    const after = await measurePhase('after', { args, run, endpoints, cql, raw, celebrity, starts, pids, dir, onWide: () => undefined });
 
-    const outName = args.out ?? (args.followers >= DEFAULT_FOLLOWERS && args.users >= DEFAULT_USERS ? 'bench/results/reads-latest.json' : 'bench/results/reads-small.json');
+    const outName = args.out ?? defaultResultFile('reads', args.followers >= DEFAULT_FOLLOWERS && args.users >= DEFAULT_USERS, args.stack);
     const out = path.resolve(REPO_ROOT, outName);
     const result = buildResult({
       args,
+      stack: stack.label,
       started,
       versions,
       code,
@@ -163,7 +169,7 @@ async function openReader(store: TwoLevelMapStore, config: EdgestreamConfig, onW
 
 async function measurePhase(
   phase: 'before' | 'after',
-  x: { args: ReadsBenchArgs; run: WideRun; cql: cassandra.Client; raw: RawReads; celebrity: Celebrity; starts: readonly string[]; pids: Record<string, number | undefined>; dir: string; onWide: OnWidePartition },
+  x: { args: ReadsBenchArgs; run: WideRun; endpoints: StackEndpoints; cql: cassandra.Client; raw: RawReads; celebrity: Celebrity; starts: readonly string[]; pids: ProcessPids; dir: string; onWide: OnWidePartition },
 ): Promise<PhaseFigures> {
   const { args, celebrity } = x;
   const quietWaits: Record<string, QuietWait> = {};
@@ -173,7 +179,7 @@ async function measurePhase(
     if (!q.quiet) say(`[${phase}] ${what}: Cassandra STILL BUSY after ${q.seconds} s`);
   };
   const opened = await openReader(x.run.store, x.run.config, x.onWide);
-  const server = await startServeChild(x.run.config, x.dir, phase);
+  const server = await startServeChild(x.run.config, x.dir, phase, [], x.endpoints);
   say(`[${phase}] edgestream serve child pid ${server.pid} at ${server.url}`);
   const pids = { ...x.pids, server: server.pid };
   const { reader } = opened;

@@ -2,6 +2,7 @@ import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts'
 import { acrossRepeats, fmt, round, type AcrossRepeats } from '../ingest/stats.ts';
 import type { codeVersion, collectVersions, machine } from '../shared/benchEnvironment.ts';
 import type { PhaseCpu } from '../shared/measuredCpu.ts';
+import type { StackLabel } from '../shared/benchStack.ts';
 import { resultHeader } from '../shared/resultHeader.ts';
 import type { QuietWait } from '../../sinks/cassandra/index.ts';
 import type { LoadResult } from '../wide/loadPhase.ts';
@@ -135,6 +136,7 @@ const targetsOf = (s: PhaseSummary) => ({
 });
 
 export function buildResult(o: {
+  stack: StackLabel;
   args: ReadsBenchArgs;
   started: Date;
   versions: Awaited<ReturnType<typeof collectVersions>>;
@@ -147,7 +149,7 @@ export function buildResult(o: {
   const before = summarisePhase(o.figures.before);
   const after = summarisePhase(o.figures.after);
   return {
-    ...resultHeader({ benchmark: 'bench:reads', started: o.started, machine: o.machine, versions: o.versions, code: o.code, method: METHOD, args: o.args, config: o.config }),
+    ...resultHeader({ benchmark: 'bench:reads', stack: o.stack, started: o.started, machine: o.machine, versions: o.versions, code: o.code, method: METHOD, args: o.args, config: o.config }),
     counts: o.counts,
     load: o.figures.load,
     split: { seconds: o.figures.split.seconds, partitions: o.figures.split.partitions.map((p) => ({ namespace: p.namespace, partitionId: p.partitionId, outcome: p.outcome, rows: p.record?.rows, buckets: p.record?.buckets, strategy: p.record?.strategy, seconds: p.seconds })), cpu: o.figures.split.cpu },
@@ -165,6 +167,7 @@ export function printSummary(r: ReadsBenchResult): void {
   const lines = [
     '',
     `bench:reads — ${r.summary.cores} cores (load average at the end ${r.machine.loadAverage.join(' ')}); code ${r.code.commit.slice(0, 12)}${r.code.cleanTree ? '' : ' (tree NOT clean)'}`,
+    ...(r.stack ? [`  stack ${r.stack.summary}`] : []),
     `  celebrity ${r.counts.celebrity}: ${fmt(r.counts.followers)} followers; Zipf graph ${fmt(r.counts.users)} users, ${fmt(r.counts.zipfEdges)} follows; loaded in ${r.load.celebrity.seconds} + ${r.load.zipf.seconds} s (fan-out rows, mutateMany)`,
     `  split: ${r.split.partitions.map((p) => `${p.namespace}[${p.partitionId}] ${p.outcome} (${fmt(p.rows ?? 0)} rows → ${p.buckets ?? '-'} ${p.strategy ?? ''})`).join(', ')} in ${r.split.seconds} s`,
     `  every figure: repeat 1 / 2 / … → median (spread = (max − min)/median)`,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
+import { endpointsToEnv, type StackEndpoints } from '../../stack/endpoints.ts';
 import { REPO_ROOT } from '../shared/benchEnvironment.ts';
 
 export interface ServeChild {
@@ -15,15 +16,17 @@ export interface ServeChild {
  * A real `edgestream serve` in a child process (bin/edgestream.js, the npm
  * script's node flags) on a free port, with the run's config written to
  * `dir`; the per-address rate limit is raised so the load generator's one
- * address is not refused. Its pino log goes to `dir/serve.log`.
+ * address is not refused. Its pino log goes to `dir/serve.log`. Given
+ * `endpoints`, the child reaches that stack (their env form); else it finds
+ * one as every command does.
  */
-export async function startServeChild(config: EdgestreamConfig, dir: string, label: string, nodeArgs: readonly string[] = []): Promise<ServeChild> {
+export async function startServeChild(config: EdgestreamConfig, dir: string, label: string, nodeArgs: readonly string[] = [], endpoints?: StackEndpoints): Promise<ServeChild> {
   const configFile = path.join(dir, `serve-${label}.config.json`);
   fs.writeFileSync(configFile, JSON.stringify({ ...config, server: { ...config.server, rateLimitMax: 10_000_000 } }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
   const log = fs.openSync(path.join(dir, `serve-${label}.log`), 'a');
   const child: ChildProcess = spawn(process.execPath, ['--max-semi-space-size=64', ...nodeArgs, path.join(REPO_ROOT, 'bin/edgestream.js'), '--config', configFile, 'serve', '--port', '0'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...(endpoints ? endpointsToEnv(endpoints) : {}), LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', log],
   });
   fs.closeSync(log);

@@ -1,5 +1,6 @@
 import type { Admin } from 'kafkajs';
 import cassandra from 'cassandra-driver';
+import { cassandraConnection } from '../../cli/openStore.ts';
 import type { EdgestreamConfig } from '../../schemas/config/edgestreamConfig.ts';
 import type { StackEndpoints } from '../../stack/endpoints.ts';
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
@@ -8,7 +9,8 @@ import { topicSpecs } from '../../streams/topics/index.ts';
 // What a benchmark run leaves behind and removes at the end: its keyspace, registry subjects and consumer groups.
 
 export async function dropKeyspace(endpoints: StackEndpoints, keyspace: string): Promise<void> {
-  const client = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc, socketOptions: { readTimeout: 120_000 } });
+  // cassandraConnection: a cluster's peers answer on its own native port, not the driver's default.
+  const client = new cassandra.Client({ ...cassandraConnection(endpoints), socketOptions: { readTimeout: 120_000 } });
   try {
     await client.execute(`DROP KEYSPACE IF EXISTS "${keyspace}"`);
   } finally {

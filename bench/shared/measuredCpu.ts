@@ -1,10 +1,10 @@
-import { watchCpu, type CpuReport } from '../ingest/procStats.ts';
+import { watchCpu, type CpuReport, type ProcessPids } from '../ingest/procStats.ts';
 
 /** CPU while a measurement ran: this process, the named servers, and what the rest of the machine used meanwhile. */
 export type PhaseCpu = CpuReport & { readonly otherCores: number };
 
 /** Runs `fn` and adds `cpu` to its result; "others" = machine busy minus this process and `pids`. */
-export async function withCpu<T extends object>(pids: Record<string, number | undefined>, fn: () => Promise<T>): Promise<T & { cpu: PhaseCpu }> {
+export async function withCpu<T extends object>(pids: ProcessPids, fn: () => Promise<T>): Promise<T & { cpu: PhaseCpu }> {
   const watch = watchCpu({ bench: process.pid, ...pids });
   const r = await fn();
   const cpu = watch.stop();

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { intFlag } from '../shared/intFlag.ts';
+import { parseStackChoice, type StackChoice } from '../shared/stackChoice.ts';
 
 /** Flags of `bench:wide`. Every default is the committed bench configuration. */
 export interface WideBenchArgs {
@@ -23,6 +24,8 @@ export interface WideBenchArgs {
   readonly splitTimeoutMinutes: number;
   readonly seed: number;
   readonly keep: boolean;
+  /** single (default) or cluster: the local 3-node cluster at RF 3 and LOCAL_QUORUM (bench/shared/benchStack). */
+  readonly stack: StackChoice;
   readonly out: string | undefined;
   readonly help: boolean;
 }
@@ -50,8 +53,13 @@ same reads through the split-aware reader.
   --split-timeout-minutes <n> give up on the chain after this long (default 60)
   --seed <n>                 which of B's follows are removed (default 1)
   --keep                     keep the keyspace and topics (default: drop/delete them)
+  --stack <single|cluster>   single: the stack every command finds, at RF 1 (default); cluster: the local
+                             3-node cluster (started if needed, stopped again if this run started it), the
+                             keyspace at RF 3 NetworkTopologyStrategy, topics at RF 3 / min.insync.replicas 2,
+                             LOCAL_QUORUM reads and writes
   --out <file>               result JSON (default bench/results/wide-latest.json for the default
-                             sizes or larger, else bench/results/wide-small.json)
+                             sizes or larger, else bench/results/wide-small.json; wide-cluster-… with
+                             --stack cluster)
 `;
 
 export function parseWideArgs(argv: readonly string[]): WideBenchArgs {
@@ -71,6 +79,7 @@ export function parseWideArgs(argv: readonly string[]): WideBenchArgs {
       'split-timeout-minutes': { type: 'string' },
       seed: { type: 'string' },
       keep: { type: 'boolean', default: false },
+      stack: { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -91,6 +100,7 @@ export function parseWideArgs(argv: readonly string[]): WideBenchArgs {
     splitTimeoutMinutes: int('split-timeout-minutes', values['split-timeout-minutes'], 60),
     seed: int('seed', values.seed, 1, 0),
     keep: values.keep ?? false,
+    stack: parseStackChoice(values.stack),
     out: values.out,
     help: values.help ?? false,
   };

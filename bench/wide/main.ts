@@ -13,7 +13,6 @@ import { splitMirrorBarrierMs } from '../../schemas/config/edgestreamConfig.ts';
 import { reverseLinkNamespace, reverseRecentNamespace, splittableNamespaces } from '../../sinks/namespaces/index.ts';
 import type { Mutation } from '../../sinks/store/index.ts';
 import { waitForQuietCassandra } from '../../sinks/cassandra/index.ts';
-import { resolveStack } from '../../stack/resolveStack.ts';
 import { createAvroSerde } from '../../streams/serde/index.ts';
 import { createStatusLine } from '../ingest/progressLine.ts';
 import { fmt } from '../ingest/stats.ts';
@@ -22,7 +21,10 @@ import { checkCostAtSizes } from '../directory/checkCostAtSizes.ts';
 import { measureBloomCost } from './bloomCost.ts';
 import { countRemoved, followEvent, unfollowEvent, isRemoved, type Celebrity } from './celebrityWorkload.ts';
 import { createCountingStore } from './countingStore.ts';
-import { codeVersion, collectVersions, machine, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
+import { codeVersion, collectVersions, machine, REPO_ROOT } from '../shared/benchEnvironment.ts';
+import { openBenchStack } from '../shared/benchStack.ts';
+import { defaultResultFile } from '../shared/stackChoice.ts';
+import type { ProcessPids } from '../ingest/procStats.ts';
 import { cleanUpOnSignal } from '../shared/cleanUpOnSignal.ts';
 import { cpuNote, withCpu } from '../shared/measuredCpu.ts';
 import { scanAllInNeighbours } from './fullScan.ts';
@@ -52,11 +54,12 @@ async function main(): Promise<void> {
   const cores = os.cpus().length;
   say(`bench:wide — celebrity A ${fmt(args.links)} reverse links, celebrity B ${fmt(args.churnLinks)} follows (${Math.round(args.churnRemoveRatio * 100)}% later removed); ${cores} cores`);
 
-  const stack = await resolveStack({ log: (l) => say(`[stack] ${l}`), keepRunning: false });
+  const stack = await openBenchStack(args.stack, { log: (l) => say(`[stack] ${l}`), keepRunning: false });
   const endpoints = stack.endpoints;
+  say(`stack ${stack.label.summary}`);
   const { kafka, registry, admin } = await connectBenchClients(endpoints, 'edgestream-bench-wide');
   await admin.connect();
-  const cql = new cassandra.Client({ contactPoints: [...endpoints.cassandraContactPoints], localDataCenter: endpoints.cassandraLocalDc });
+  const cql = new cassandra.Client(stack.cqlOptions());
   await cql.connect();
   const versions = await collectVersions(endpoints, cql);
   say(`stack: ${endpoints.source} — Kafka ${versions.kafka}, Cassandra ${versions.cassandra}, registry ${versions.registry}, node ${versions.node}`);
@@ -75,7 +78,7 @@ async function main(): Promise<void> {
     runtime: { writeRetryBudgetMs: 2_000 },
     wide: { directoryRefreshMs: 1_000, thresholdRows: thresholdRowsFor(args, liveB) },
   };
-  const run = await createWideRun({ admin, registry, endpoints, id, configInput, log: say });
+  const run = await createWideRun({ admin, registry, endpoints, durability: stack.durability, id, configInput, log: say });
   const { config } = run;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `edgestream-bench-wide-${id}-`));
   say(`run ${id}: topics ${config.topics.prefix}*, keyspace ${config.cassandra.keyspace}; wide: thresholdRows ${config.wide.thresholdRows}, thresholdBytes ${fmt(config.wide.thresholdBytes)}, directoryRefreshMs ${config.wide.directoryRefreshMs}, targetBucketBytes ${fmt(config.wide.targetBucketBytes)}, maxBuckets ${config.wide.maxBuckets}; runtime.writeRetryBudgetMs ${config.runtime.writeRetryBudgetMs}`);
@@ -93,10 +96,10 @@ async function main(): Promise<void> {
   signals = cleanUpOnSignal(cleanup, say);
 
   try {
-    const figures = await runPhases(args, run, { kafka, registry, cql, A, B, removedB, liveB, dir, serverPids: serverPidsOf(endpoints) });
-    const outName = args.out ?? (args.links >= DEFAULT_LINKS && args.churnLinks >= DEFAULT_CHURN_LINKS ? 'bench/results/wide-latest.json' : 'bench/results/wide-small.json');
+    const figures = await runPhases(args, run, { kafka, registry, cql, A, B, removedB, liveB, dir, serverPids: stack.serverPids() });
+    const outName = args.out ?? defaultResultFile('wide', args.links >= DEFAULT_LINKS && args.churnLinks >= DEFAULT_CHURN_LINKS, args.stack);
     const out = path.resolve(REPO_ROOT, outName);
-    const result = buildResult({ args, started, versions, code, config, figures, cores, machine: machine() });
+    const result = buildResult({ stack: stack.label, args, started, versions, code, config, figures, cores, machine: machine() });
     printSummary(result);
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, `${JSON.stringify(result, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
@@ -113,7 +116,7 @@ async function main(): Promise<void> {
 async function runPhases(
   args: WideBenchArgs,
   run: WideRun,
-  x: { kafka: Awaited<ReturnType<typeof connectClients>>['kafka']; registry: Awaited<ReturnType<typeof connectClients>>['registry']; cql: cassandra.Client; A: Celebrity; B: Celebrity; removedB: number; liveB: number; dir: string; serverPids: Record<string, number | undefined> },
+  x: { kafka: Awaited<ReturnType<typeof connectClients>>['kafka']; registry: Awaited<ReturnType<typeof connectClients>>['registry']; cql: cassandra.Client; A: Celebrity; B: Celebrity; removedB: number; liveB: number; dir: string; serverPids: ProcessPids },
 ): Promise<PhaseFigures> {
   const { config } = run;
   const { A, B } = x;
@@ -222,7 +225,7 @@ async function runPhases(
   };
 }
 
-async function newestPages(reader: EdgeReader, args: WideBenchArgs, A: Celebrity, B: Celebrity, phase: string, pids: Record<string, number | undefined>) {
+async function newestPages(reader: EdgeReader, args: WideBenchArgs, A: Celebrity, B: Celebrity, phase: string, pids: ProcessPids) {
   const one = async (c: Celebrity) => {
     const r = await withCpu(pids, () => measureNewestPage({ reader, edgeType: EDGE_TYPE, vertex: c.id, limit: args.pageLimit, samples: args.samples, status, label: `[${phase}] newest-${args.pageLimit} page of ${c.label}` }));
     say(`[${phase}] newest-${args.pageLimit} page of ${c.label} (${c.id}): p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, max ${r.maxMs} ms (${r.samples} samples, ${r.items} items); ${cpuNote(r.cpu)}`);
@@ -231,7 +234,7 @@ async function newestPages(reader: EdgeReader, args: WideBenchArgs, A: Celebrity
   return { A: await one(A), B: await one(B) };
 }
 
-async function fullScans(reader: EdgeReader, args: WideBenchArgs, A: Celebrity, B: Celebrity, liveB: number, phase: string, pids: Record<string, number | undefined>) {
+async function fullScans(reader: EdgeReader, args: WideBenchArgs, A: Celebrity, B: Celebrity, liveB: number, phase: string, pids: ProcessPids) {
   const one = async (c: Celebrity, expected: number) => {
     const r = await withCpu(pids, () => scanAllInNeighbours({ reader, edgeType: EDGE_TYPE, vertex: c.id, pageSize: args.scanPage, expectedItems: expected, status, label: `[${phase}] full scan of ${c.label}` }));
     say(`[${phase}] full scan of ${c.label}: ${fmt(r.items)} neighbours (expected ${fmt(expected)}) in ${r.pages} pages, ${r.seconds} s (${fmt(r.itemsPerSecond)}/s, page p50 ${r.pageP50Ms} ms, p99 ${r.pageP99Ms} ms); RSS ${r.memory.baselineRssMiB} → peak ${r.memory.peakRssMiB} MiB (+${r.memory.growthMiB} MiB, ${r.memory.peakSource}), heap peak ${r.memory.peakHeapUsedMiB} MiB; ${cpuNote(r.cpu)}`);

@@ -9,6 +9,7 @@ import type { QuietWait } from '../../sinks/cassandra/index.ts';
 import type { Celebrity } from './celebrityWorkload.ts';
 import type { ReadCounts } from './countingStore.ts';
 import type { codeVersion, collectVersions, machine } from '../shared/benchEnvironment.ts';
+import type { StackLabel } from '../shared/benchStack.ts';
 import { resultHeader } from '../shared/resultHeader.ts';
 import type { FullScan } from './fullScan.ts';
 import type { LoadResult } from './loadPhase.ts';
@@ -59,6 +60,7 @@ const METHOD = {
 const ratio = (after: number, before: number) => (before > 0 ? round(after / before, 2) : Number.NaN);
 
 export function buildResult(o: {
+  stack: StackLabel;
   args: WideBenchArgs;
   started: Date;
   versions: Awaited<ReturnType<typeof collectVersions>>;
@@ -73,7 +75,7 @@ export function buildResult(o: {
   const pageRatios = (k: 'A' | 'B') => ({ p50: ratio(after.pages[k].p50Ms, before.pages[k].p50Ms), p99: ratio(after.pages[k].p99Ms, before.pages[k].p99Ms) });
   const scanRatios = (k: 'A' | 'B') => ({ seconds: ratio(after.scans[k].seconds, before.scans[k].seconds), peakRss: ratio(after.scans[k].memory.peakRssMiB, before.scans[k].memory.peakRssMiB) });
   const celebrity = (c: Celebrity, live: number, removed: number) => ({ id: c.id, follows: c.links, removed, liveLinks: live });
-  const header = resultHeader({ benchmark: 'bench:wide', started: o.started, machine: o.machine, versions: o.versions, code: o.code, method: METHOD, args: o.args, config: o.config });
+  const header = resultHeader({ benchmark: 'bench:wide', stack: o.stack, started: o.started, machine: o.machine, versions: o.versions, code: o.code, method: METHOD, args: o.args, config: o.config });
   return {
     ...header,
     config: { ...header.config, splitMirrorBarrierMs: splitMirrorBarrierMs(o.config) },
@@ -153,6 +155,7 @@ export function printSummary(r: WideBenchResult): void {
   const lines = [
     '',
     `bench:wide — ${s.cores} cores; A ${fmt(r.counts.A.follows)} reverse links; B ${fmt(r.counts.B.follows)} follows, ${fmt(r.counts.B.removed)} removed (${fmt(r.counts.B.liveLinks)} live, ${fmt(r.counts.rowTombstonesWritten)} recent-index row tombstones)`,
+    ...(r.stack ? [`  stack ${r.stack.summary}`] : []),
     `  load (follows_in + follows_in_recent only, mutateMany)   ${fmt(r.counts.cellsWritten)} cells + ${fmt(r.counts.rowTombstonesWritten)} tombstones; A ${r.load.A.seconds} s, B ${r.load.BFollows.seconds} + ${r.load.BUnfollows.seconds} s`,
     `  newest-${r.args.pageLimit} page (${r.args.samples} samples)`,
     `    ${page('A')}`,

@@ -8,6 +8,7 @@ import type { StackEndpoints } from '../../stack/endpoints.ts';
 import { registerSchemas, subjectFor } from '../../streams/serde/index.ts';
 import { ensureTopics, topicSchemas } from '../../streams/topics/index.ts';
 import { cleanUpBenchRun } from '../shared/benchCleanup.ts';
+import { SINGLE_NODE_DURABILITY, type BenchDurability } from '../shared/benchDurability.ts';
 import { kafkajsAdminPort } from '../../streams/kafka/kafkajs/index.ts';
 
 /**
@@ -36,11 +37,14 @@ export async function createWideRun(deps: {
   endpoints: StackEndpoints;
   id: string;
   configInput: Omit<EdgestreamConfigInput, 'topics' | 'cassandra'>;
+  /** The stack's (bench/shared/benchStack): replication, levels, topic replicas; default the single node's. */
+  durability?: BenchDurability;
   log: (line: string) => void;
 }): Promise<WideRun> {
   const { id } = deps;
+  const durability = deps.durability ?? SINGLE_NODE_DURABILITY;
   const config = parseEdgestreamConfig(
-    { ...deps.configInput, topics: { prefix: `bench.${id}.`, partitions: 6, replicationFactor: 1 }, cassandra: { keyspace: `bench_${id}`, replicationFactor: 1 } },
+    { ...deps.configInput, topics: { prefix: `bench.${id}.`, partitions: 6, ...durability.topics }, cassandra: { keyspace: `bench_${id}`, ...durability.cassandra } },
     'bench:wide config',
   );
   const schemas = topicSchemas(config);

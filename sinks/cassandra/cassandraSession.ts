@@ -55,7 +55,8 @@ const describe = (what: Description): string => (typeof what === 'string' ? what
 /** Rows per driver page, so one response frame stays bounded whatever the slice limit. */
 const MAX_FETCH_ROWS = 1000;
 
-const CONSISTENCY: Readonly<Record<ConsistencyLevel, number>> = {
+/** The driver's code of each level (the benches' raw clients take the store's read level from it). */
+export const CONSISTENCY: Readonly<Record<ConsistencyLevel, number>> = {
   ONE: cassandra.types.consistencies.one,
   LOCAL_ONE: cassandra.types.consistencies.localOne,
   QUORUM: cassandra.types.consistencies.quorum,
