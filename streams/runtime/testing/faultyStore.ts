@@ -10,7 +10,8 @@ import { decorateStore, StoreError, type Mutation, type StoreErrorCode, type Two
 export function faultyStore(inner: TwoLevelMapStore) {
   const calls: Mutation[][] = [];
   const readCalls: string[][] = [];
-  let writeFault: ((m: Mutation, call: number) => StoreErrorCode | undefined) | undefined;
+  /** A code fails the write; `{ code, landed: true }` applies it and still reports the failure (a timeout whose write landed). */
+  let writeFault: ((m: Mutation, call: number) => StoreErrorCode | { readonly code: StoreErrorCode; readonly landed: true } | undefined) | undefined;
   let wholeCallFault: ((call: number) => unknown) | undefined;
   /** Decides per read call, given the partitions it reads, whether it fails. */
   let readFault: ((namespace: string, call: number, ids: readonly string[]) => StoreErrorCode | undefined) | undefined;
@@ -50,9 +51,10 @@ export function faultyStore(inner: TwoLevelMapStore) {
       const failures: { index: number; code: StoreErrorCode }[] = [];
       const ok: Mutation[] = [];
       mutations.forEach((m, index) => {
-        const code = writeFault?.(m, call);
-        if (code === undefined) ok.push(m);
-        else failures.push({ index, code });
+        const fault = writeFault?.(m, call);
+        if (fault === undefined) return void ok.push(m);
+        if (typeof fault === 'object') ok.push(m);
+        failures.push({ index, code: typeof fault === 'object' ? fault.code : fault });
       });
       await inner.mutateMany(ok);
       if (failures.length > 0) {
