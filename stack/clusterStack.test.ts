@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CLUSTER_SERVERS, clusterEndpoints, clusterProjectConfig, loadClusterStackConfig } from './clusterStack.ts';
-import { cassandraYaml } from './servers/cassandraServer.ts';
+import { CLUSTER_SERVERS, clusterCassandraNodes, clusterEndpoints, clusterProjectConfig, loadClusterStackConfig } from './clusterStack.ts';
+import { cassandraYaml, SINGLE_NODE, systemDurabilityFlags } from './servers/cassandraServer.ts';
 import { kafkaServerProperties } from './servers/kafkaServer.ts';
 
 const config = loadClusterStackConfig({}, '/repo');
@@ -22,11 +22,18 @@ describe('the local cluster', () => {
   });
 
   it('writes each node its own address and token, every one seeded by 127.0.0.1', () => {
-    const yaml = cassandraYaml(config, '/d', { name: 'cassandra-3', clusterName: 'c', address: '127.0.0.3', seed: '127.0.0.1', initialToken: '3074457345618258602', memtableOffheapMiB: 256 });
+    const yaml = cassandraYaml(config, '/d', { name: 'cassandra-3', clusterName: 'c', address: '127.0.0.3', seed: '127.0.0.1', initialToken: '3074457345618258602', memtableOffheapMiB: 256, crashSafe: true });
     expect(yaml).toContain('listen_address: 127.0.0.3\nrpc_address: 127.0.0.3');
     expect(yaml).toContain('seeds: "127.0.0.1:19270"');
     expect(yaml).toContain('initial_token: "3074457345618258602"');
     expect(yaml).toContain('memtable_offheap_space: 256MiB');
+  });
+
+  // A node killed with -Dcassandra.unsafesystem forgot the tables created since its last schema
+  // flush and skipped their writes on replay: the two-node kill of clusterFaults.test.ts lost data.
+  it('keeps the system tables durable on every node (the fault tests SIGKILL them); only the throwaway single node trades that for speed', () => {
+    expect(clusterCassandraNodes.map(systemDurabilityFlags)).toEqual([[], [], []]);
+    expect(systemDurabilityFlags(SINGLE_NODE)).toEqual(['-Dcassandra.unsafesystem=true']);
   });
 
   it('makes every broker a voter and replicates the internal topics 3 ways with min.insync.replicas 2', () => {

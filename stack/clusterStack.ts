@@ -6,7 +6,7 @@ import type { StackEndpoints } from './endpoints.ts';
 import { awaitReady, readRecord, stackDown, stackStatus, stackUp, startServer, type Log, type ServerStatus, type UpResult } from './localStack.ts';
 import { isOurProcess } from './processControl.ts';
 import { waitUntil } from './readiness.ts';
-import { cassandraNodeServer } from './servers/cassandraServer.ts';
+import { cassandraNodeServer, type CassandraNode } from './servers/cassandraServer.ts';
 import { kafkaAnswers, kafkaNodeServer } from './servers/kafkaServer.ts';
 import type { LocalServer } from './servers/localServer.ts';
 import { registryServer, registryUrl } from './servers/registryServer.ts';
@@ -53,17 +53,19 @@ function kafkaClusterId(config: StackConfig): string {
   return id.startsWith('-') ? `A${id.slice(1)}` : id;
 }
 
-export const cassandraNodes: readonly LocalServer[] = CLUSTER_ADDRESSES.map((address, i) =>
-  cassandraNodeServer({
-    name: `cassandra-${i + 1}`,
-    clusterName: 'edgestream-cluster',
-    address,
-    seed: CLUSTER_ADDRESSES[0],
-    initialToken: TOKENS[i] as string,
-    // Three nodes share the machine: a quarter of the single node's memtable allowance each.
-    memtableOffheapMiB: 256,
-  }),
-);
+export const clusterCassandraNodes: readonly CassandraNode[] = CLUSTER_ADDRESSES.map((address, i) => ({
+  name: `cassandra-${i + 1}`,
+  clusterName: 'edgestream-cluster',
+  address,
+  seed: CLUSTER_ADDRESSES[0],
+  initialToken: TOKENS[i] as string,
+  // Three nodes share the machine: a quarter of the single node's memtable allowance each.
+  memtableOffheapMiB: 256,
+  // The fault tests SIGKILL them: what a node acknowledged must survive its restart.
+  crashSafe: true,
+}));
+
+export const cassandraNodes: readonly LocalServer[] = clusterCassandraNodes.map(cassandraNodeServer);
 
 export const kafkaNodes: readonly LocalServer[] = CLUSTER_ADDRESSES.map((address, i) =>
   kafkaNodeServer({

@@ -16,10 +16,17 @@ export interface CassandraNode {
   /** One token per node (num_tokens 1), so ownership is even and predictable. */
   readonly initialToken: string;
   readonly memtableOffheapMiB: number;
+  /**
+   * Keeps system-table writes durable. Without it (`cassandra.unsafesystem`) schema changes live
+   * in memtables only, so a SIGKILLed node forgets tables created since its last schema flush and
+   * its commit-log replay skips every write to them ("Skipped N mutations from unknown CF"):
+   * acknowledged writes lost. The cluster's nodes are killed on purpose by its fault tests.
+   */
+  readonly crashSafe: boolean;
 }
 
-const SINGLE_NODE: CassandraNode = {
-  name: 'cassandra', clusterName: 'edgestream-local', address: '127.0.0.1', seed: '127.0.0.1', initialToken: '0', memtableOffheapMiB: 1024,
+export const SINGLE_NODE: CassandraNode = {
+  name: 'cassandra', clusterName: 'edgestream-local', address: '127.0.0.1', seed: '127.0.0.1', initialToken: '0', memtableOffheapMiB: 1024, crashSafe: false,
 };
 
 /**
@@ -105,6 +112,11 @@ export async function cassandraAnswers(host: string, port: number): Promise<bool
   }
 }
 
+/** The JVM flags that trade the system tables' durability for speed, on a node that is not crashSafe. */
+export function systemDurabilityFlags(node: CassandraNode): string[] {
+  return node.crashSafe ? [] : ['-Dcassandra.unsafesystem=true'];
+}
+
 /** A launcher for one Cassandra node (the single-node stack's by default). */
 export function cassandraNodeServer(node: CassandraNode): LocalServer {
   return {
@@ -140,8 +152,9 @@ export function cassandraNodeServer(node: CassandraNode): LocalServer {
           `-Dcassandra.storagedir=${dataDir}`, `-Dcassandra.logdir=${ctx.dir}`,
           // Without this Cassandra closes stdout/stderr after setup and the log goes dark.
           '-Dcassandra-foreground=yes',
-          // Single node, throwaway data: skip the gossip settle wait and the system-table fsyncs.
-          '-Dcassandra.skip_wait_for_gossip_to_settle=0', '-Dcassandra.unsafesystem=true',
+          // Skip the gossip settle wait; a throwaway single node also skips the system-table writes' durability (see crashSafe).
+          '-Dcassandra.skip_wait_for_gossip_to_settle=0',
+          ...systemDurabilityFlags(node),
           `-Djna.tmpdir=${path.join(ctx.dir, 'tmp')}`,
           '-cp', `${lib}/*`, 'org.apache.cassandra.service.CassandraDaemon',
         ],
