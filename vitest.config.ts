@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          // The 3-node cluster's fault tests do not pass on a 2-core box yet (docs/architecture.md §9): `npm run test:cluster`.
+          // The cluster project runs these on the local 3-node cluster (npm test runs it after this one).
           exclude: ['test/cluster/**'],
           environment: 'node',
           globalSetup: ['test/support/globalSetup.ts'],
@@ -31,7 +31,8 @@ export default defineConfig({
           name: 'cluster',
           include: ['test/cluster/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['test/support/globalSetup.ts'],
+          // The local 3-node cluster, brought up once (no single-node stack: npm test runs this project after the integration one has stopped it).
+          globalSetup: ['test/support/clusterGlobalSetup.ts'],
           fileParallelism: false,
           testTimeout: 1_200_000,
           hookTimeout: 600_000,

@@ -1,42 +1,28 @@
-import { CLUSTER_MIN_INSYNC_REPLICAS, CLUSTER_REPLICATION_FACTOR, clusterDown, clusterEndpoints, clusterUp, loadClusterStackConfig } from '../../stack/clusterStack.ts';
-import type { StackEndpoints } from '../../stack/endpoints.ts';
+import { CLUSTER_MIN_INSYNC_REPLICAS, CLUSTER_REPLICATION_FACTOR, loadClusterStackConfig } from '../../stack/clusterStack.ts';
 import type { StackConfig } from '../../stack/stackConfig.ts';
-import type { EdgestreamEnvOptions } from './edgestreamEnv.ts';
+import type { EdgestreamConfigInput } from '../../schemas/config/edgestreamConfig.ts';
 
-export interface LocalClusterFixture {
-  readonly stackConfig: StackConfig;
-  readonly endpoints: StackEndpoints;
-  /** What createEdgestreamEnv takes to run at the cluster's RF 3, LOCAL_QUORUM, min.insync.replicas 2. */
-  readonly durability: NonNullable<EdgestreamEnvOptions['durability']>;
-  /** How long `up` took (0 when it was already running). */
-  readonly upMs: number;
-  /** Stops the cluster if this fixture started it (unless EDGESTREAM_KEEP_STACK=1). */
-  release(): Promise<void>;
+/** Replication and consistency of a test env in place of RF 1, and the runtime timings that fit them. */
+export interface StackDurability {
+  readonly topics: { readonly replicationFactor: number; readonly minInsyncReplicas: number };
+  readonly cassandra: Pick<NonNullable<EdgestreamConfigInput['cassandra']>, 'replication' | 'consistency'>;
+  readonly runtime?: NonNullable<EdgestreamConfigInput['runtime']>;
 }
 
-/**
- * The local 3-node cluster for the cluster fault tests, brought up by the test itself (its own
- * dir and ports, beside the single-node stack of globalSetup). It never skips: if the cluster
- * cannot start, this throws with the reason and the log tails.
- */
-export async function startLocalCluster(log: (line: string) => void): Promise<LocalClusterFixture> {
-  const stackConfig = loadClusterStackConfig();
-  const up = await clusterUp(stackConfig, log);
-  const weStartedIt = up.started.length > 0;
-  log(weStartedIt ? `cluster up in ${up.elapsedMs} ms (started ${up.started.join(', ')})` : 'cluster already running');
-  return {
-    stackConfig,
-    endpoints: clusterEndpoints(stackConfig),
-    durability: {
-      topics: { replicationFactor: CLUSTER_REPLICATION_FACTOR, minInsyncReplicas: CLUSTER_MIN_INSYNC_REPLICAS },
-      cassandra: {
-        replication: { class: 'NetworkTopologyStrategy', dataCenters: { datacenter1: CLUSTER_REPLICATION_FACTOR } },
-        consistency: { writes: 'LOCAL_QUORUM', reads: 'LOCAL_QUORUM', serial: 'LOCAL_SERIAL' },
-      },
-    },
-    upMs: weStartedIt ? up.elapsedMs : 0,
-    async release() {
-      if (weStartedIt && process.env['EDGESTREAM_KEEP_STACK'] !== '1') await clusterDown(stackConfig, log);
-    },
-  };
+/** What the local cluster runs at: RF 3 per data centre, LOCAL_QUORUM, LOCAL_SERIAL, min.insync.replicas 2. */
+export const clusterDurability: StackDurability = {
+  topics: { replicationFactor: CLUSTER_REPLICATION_FACTOR, minInsyncReplicas: CLUSTER_MIN_INSYNC_REPLICAS },
+  cassandra: {
+    replication: { class: 'NetworkTopologyStrategy', dataCenters: { datacenter1: CLUSTER_REPLICATION_FACTOR } },
+    consistency: { writes: 'LOCAL_QUORUM', reads: 'LOCAL_QUORUM', serial: 'LOCAL_SERIAL' },
+  },
+  // Seven JVMs and the processors share 2 cores: a quorum write can take seconds, and a write
+  // whose coordinator dies is retried on another node within the budget. A session outlives a
+  // busy event loop. cascadeSettleMs > 2 × (budget + landing margin 2 s) + ttl (edgestreamConfig's rule).
+  runtime: { writeRetryBudgetMs: 5_000, cascadeSettleMs: 15_000, sessionTimeoutMs: 15_000, repairMaxAttempts: 40, repairMaxBackoffMs: 8_000 },
+};
+
+/** The stack config of the cluster that test/support/clusterGlobalSetup.ts brought up (its nodes' pids, dirs and ports). */
+export function clusterStackConfig(): StackConfig {
+  return loadClusterStackConfig();
 }

@@ -11,7 +11,8 @@ import type { StackEndpoints } from '../../stack/endpoints.ts';
 import { createAvroSerde, registerSchemas, subjectFor, type AvroSerde } from '../../streams/serde/index.ts';
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
 import { dlqTopicOf, ensureTopics, repairTopicOf, topicName, topicSchemas, topicSpecs } from '../../streams/topics/index.ts';
-import { stackEndpoints } from './stack.ts';
+import type { StackDurability } from './clusterFixture.ts';
+import { stackDurability, stackEndpoints } from './stack.ts';
 import type { KafkaAdmin, KafkaPort } from '../../streams/kafka/index.ts';
 
 /**
@@ -56,22 +57,20 @@ export interface EdgestreamEnvOptions {
   readonly wide?: NonNullable<EdgestreamConfigInput['wide']>;
   /** Overrides of the limits section. */
   readonly limits?: NonNullable<EdgestreamConfigInput['limits']>;
-  /** Another stack than globalSetup's (the local cluster: test/support/clusterFixture.ts). */
+  /** Another stack than globalSetup's. */
   readonly endpoints?: StackEndpoints;
-  /** Replication and consistency in place of RF 1 (the cluster's RF 3, LOCAL_QUORUM, min.insync.replicas 2). */
-  readonly durability?: {
-    readonly topics: { readonly replicationFactor: number; readonly minInsyncReplicas: number };
-    readonly cassandra: Pick<NonNullable<EdgestreamConfigInput['cassandra']>, 'replication' | 'consistency'>;
-  };
+  /** Replication and consistency in place of RF 1; default: what globalSetup provides (the `cluster` project: RF 3, LOCAL_QUORUM, min.insync.replicas 2). */
+  readonly durability?: StackDurability;
 }
 
 export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<EdgestreamEnv> {
   const endpoints = opts.endpoints ?? stackEndpoints();
+  const durability = opts.durability ?? stackDurability();
   const rand = randomBytes(4).toString('hex');
   const configInput: EdgestreamConfigInput = {
     edgeTypes: (opts.edgeTypes ?? ['follows', 'likes']).map((t) => (typeof t === 'string' ? { name: t } : t)),
-    topics: { prefix: `t${rand}.`, partitions: opts.partitions ?? 3, ...(opts.durability?.topics ?? { replicationFactor: 1 }) },
-    cassandra: { keyspace: `${opts.name}_${rand}`, ...(opts.durability?.cassandra ?? { replicationFactor: 1 }) },
+    topics: { prefix: `t${rand}.`, partitions: opts.partitions ?? 3, ...(durability?.topics ?? { replicationFactor: 1 }) },
+    cassandra: { keyspace: `${opts.name}_${rand}`, ...(durability?.cassandra ?? { replicationFactor: 1 }) },
     runtime: {
       sessionTimeoutMs: 8_000, // a SIGKILLed processor's partitions move on quickly
       writeRetryBudgetMs: 1_000,
@@ -81,6 +80,7 @@ export async function createEdgestreamEnv(opts: EdgestreamEnvOptions): Promise<E
       recountIntervalMs: 250,
       repairInitialBackoffMs: 200,
       repairMaxBackoffMs: 2_000,
+      ...durability?.runtime,
       ...opts.runtime,
     },
     ...(opts.wide ? { wide: opts.wide } : {}),
