@@ -29,6 +29,8 @@ export interface BenchRun {
   readonly dir: string;
   readonly inputTopic: string;
   readonly fanOutGroup: string;
+  /** The repair stage's group and topic: writes that failed are only written once it has caught up. */
+  readonly repair: { readonly group: string; readonly topic: string };
   cleanup(): Promise<void>;
 }
 
@@ -59,6 +61,9 @@ export async function createBenchRun(deps: {
   fs.writeFileSync(configFile, `${JSON.stringify(raw, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
   const inputTopic = topicName(config.topics.prefix, 'edge-mutations');
   const fanOutGroup = edgePipelineGroups(config).find((g) => g.stage === 'fanout')?.group as string;
+  const repairStage = edgePipelineGroups(config).find((g) => g.stage === 'repair');
+  if (repairStage === undefined) throw new Error('no repair group in edgePipelineGroups');
+  const repair = { group: repairStage.group, topic: repairStage.topic };
   const subject = subjectFor(inputTopic, knownSchemas.EdgeMutation);
 
   const cleanup = async (): Promise<void> => {
@@ -80,5 +85,5 @@ export async function createBenchRun(deps: {
     await cleanup();
     throw e;
   }
-  return { id, config, configFile, dir, inputTopic, fanOutGroup, cleanup };
+  return { id, config, configFile, dir, inputTopic, fanOutGroup, repair, cleanup };
 }

@@ -251,6 +251,7 @@ async function runRepeat(
       child,
       groupId: run.fanOutGroup,
       topic: run.inputTopic,
+      repair: run.repair,
       events: args.events,
       publish: () => {
         const edge = workload.next().value as BenchEdge;

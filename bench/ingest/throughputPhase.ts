@@ -1,6 +1,6 @@
 import type { Admin } from 'kafkajs';
 import type { EdgeProducer } from '../../streams/producer/index.ts';
-import { committedTotal } from './kafkaOffsets.ts';
+import { committedTotal, endOffsetTotal } from './kafkaOffsets.ts';
 import type { ProcessorChild } from './processorChild.ts';
 import type { createStatusLine } from './progressLine.ts';
 
@@ -27,10 +27,11 @@ export interface ThroughputResult {
  * called in order, at most 8 000 unacknowledged, and resolves with the rows
  * the event stands for; the pipeline drains concurrently; the producer
  * outruns it, so a backlog builds), then wait
- * until the fan-out group has committed every one. The group commits a chunk
- * only after all of its writes were acknowledged by Cassandra, so the commit of
- * the last offset is the moment the last write is visible. Committed offsets
- * are polled every `pollMs`.
+ * until the fan-out group has committed every one and the repair group every
+ * record handed to it. The fan-out commits a chunk only after its writes were
+ * acknowledged by Cassandra or handed to the repair topic, and the repair group
+ * likewise, so both caught up is the moment the last write is visible.
+ * Committed offsets are polled every `pollMs`.
  */
 export async function runThroughputPhase(o: {
   admin: Admin;
@@ -44,6 +45,12 @@ export async function runThroughputPhase(o: {
   label: string;
   pollMs?: number;
   onSample?: (s: { produced: number; committed: number }) => void;
+  /**
+   * The repair stage's group and topic: the phase also waits until it has committed every record
+   * handed to it, since a write that failed in the fan-out is written only then (on an overloaded
+   * cluster most of them).
+   */
+  repair?: { readonly group: string; readonly topic: string };
 }): Promise<ThroughputResult> {
   const pollMs = o.pollMs ?? 50;
   const base = await committedTotal(o.admin, o.groupId, o.topic);
@@ -81,6 +88,13 @@ export async function runThroughputPhase(o: {
     producing = false;
   };
 
+  /** Records the repair group has not committed yet (0 without a repair stage). */
+  const repairBacklog = async (): Promise<number> => {
+    if (o.repair === undefined) return 0;
+    const [end, done] = await Promise.all([endOffsetTotal(o.admin, o.repair.topic), committedTotal(o.admin, o.repair.group, o.repair.topic)]);
+    return Math.max(0, end - done);
+  };
+
   const watch = async () => {
     for (;;) {
       if (o.child.exitedEarly()) throw new Error(`processor child exited during the throughput phase:\n${o.child.tail().join('\n')}`);
@@ -90,7 +104,7 @@ export async function runThroughputPhase(o: {
       o.onSample?.({ produced, committed });
       const secs = (performance.now() - t0) / 1000;
       o.status.update(`${o.label}: produced ${produced}/${o.events}, committed ${committed} (${Math.round(committed / secs)}/s), backlog ${backlog}, ${secs.toFixed(0)} s`);
-      if (!producing && committed >= o.events) return performance.now();
+      if (!producing && committed >= o.events && (await repairBacklog()) === 0) return performance.now();
       if (failure !== undefined) throw failure;
       await new Promise((r) => setTimeout(r, pollMs));
     }
