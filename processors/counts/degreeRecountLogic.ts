@@ -3,7 +3,6 @@ import {
   DEGREE_MIRROR_NAMESPACE,
   decodeDegreeCount,
   decodeDegreeDirtyKey,
-  decodeLinkValue,
   degreeDirtyShards,
   degreeDirtyTargetPrefix,
   degreeFlagsPrefix,
@@ -15,8 +14,8 @@ import {
   encodeDegreeGroupKey,
   encodeDegreeMirrorMarkerKey,
   encodeVertexKey,
+  isActiveLinkValue,
   isNamespaceCodecError,
-  LinkState,
 } from '../../sinks/namespaces/index.ts';
 import type { Cell } from '../../sinks/store/TwoLevelMapStore.ts';
 import { recountTargetOf, type RecountTarget } from './recountTargetOf.ts';
@@ -89,8 +88,8 @@ export const degreeRecountLogic: DegreeRecountLogic = Object.freeze({
       throw e;
     }
   },
-  // A link cell that does not decode is a bug, not a mark problem: throwing keeps the mark for a later round.
-  counts: (cell: Cell): boolean => decodeLinkValue(cell.value).state === LinkState.ACTIVE,
+  // From the header alone, as traversals read it; a cell whose header does not decode is a bug, not a mark problem: throwing keeps the mark.
+  counts: (cell: Cell): boolean => isActiveLinkValue(cell.value),
   encodeCount: encodeDegreeCount,
   isIntent(markKey: Uint8Array): boolean {
     try {

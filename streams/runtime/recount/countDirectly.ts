@@ -33,8 +33,9 @@ export function isDirect(probe: TargetProbe, maxCells: number): boolean {
 
 /**
  * settleCount for many targets counted straight from their source (delta
- * mode's small targets, docs/architecture.md §5 "Counts"), in batches: each
- * count is written after the count it replaces, then every cell is read back
+ * mode's small targets, docs/architecture.md §5 "Counts"), in batches: a
+ * count cell that the probe found holding its source's count is left alone;
+ * each other count is written after the count it replaces, then every cell is read back
  * beside a fresh count of its source (multi-partition reads), and those that
  * disagree are written again, up to SETTLE_ATTEMPTS times. `probes` are the
  * first reads. One result per target, in order: a target that did not
@@ -43,9 +44,11 @@ export function isDirect(probe: TargetProbe, maxCells: number): boolean {
 export async function settleDirectCounts(store: TwoLevelMapStore, logic: RecountLogic, targets: readonly RecountTarget[], probes: readonly TargetProbe[], pageSize: number, t0: bigint): Promise<PromiseSettledResult<void>[]> {
   const entries = targets.map((target, i) => {
     const probe = probes[i] as TargetProbe;
-    return { target, read: { previous: probe.previous, count: countOf(logic, probe.head.cells) }, result: { status: 'rejected', reason: unsettled(target.result) } as PromiseSettledResult<void> };
+    const read = { previous: probe.previous, count: countOf(logic, probe.head.cells) };
+    return { target, read, result: holdsCount(read.previous, logic.encodeCount(read.count)) ? FULFILLED : undefined };
   });
-  let pending = entries;
+  // A count cell that already holds the count of its source, both read after the marks, is settled: no write to check.
+  let pending = entries.filter((e) => e.result === undefined);
   try {
     for (let attempt = 1; attempt <= SETTLE_ATTEMPTS && pending.length > 0; attempt++) {
       await store.mutateMany(pending.map(({ target: { result }, read }) => ({
@@ -58,15 +61,17 @@ export async function settleDirectCounts(store: TwoLevelMapStore, logic: Recount
       const again = await readBack(store, logic, pending.map((e) => e.target), pageSize);
       pending.forEach((e, j) => {
         e.read = again[j] as ReadBack;
-        if (holdsCount(e.read.previous, logic.encodeCount(e.read.count))) e.result = { status: 'fulfilled', value: undefined };
+        if (holdsCount(e.read.previous, logic.encodeCount(e.read.count))) e.result = FULFILLED;
       });
-      pending = pending.filter((e) => e.result.status === 'rejected');
+      pending = pending.filter((e) => e.result === undefined);
     }
   } catch (reason) {
     for (const e of pending) e.result = { status: 'rejected', reason };
   }
-  return entries.map((e) => e.result);
+  return entries.map((e) => e.result ?? { status: 'rejected', reason: unsettled(e.target.result) });
 }
+
+const FULFILLED: PromiseSettledResult<void> = Object.freeze({ status: 'fulfilled', value: undefined });
 
 interface ReadBack {
   readonly previous: Cell | undefined;

@@ -235,6 +235,36 @@ describe('createRecounter, delta mode (a hot vertex)', () => {
     expect(await s.count('fresh')).toBe(3n);
   });
 
+  it('a change that leaves a count as it was (a re-add of an ACTIVE link, LinkBench\'s UPDATE_LINK) costs the probe only: no count written, none read back', async () => {
+    const s = setup();
+    const counts: string[] = [];
+    let reads = 0;
+    const watched = decorateStore(s.store, {
+      async mutateMany(ms) {
+        for (const m of ms) if (m.namespace === 'r_counts' || (m.namespace === 'r_mirror' && m.additions.some((a) => text(a.key).startsWith('b')))) counts.push(`${m.namespace}/${m.id}`);
+        await s.store.mutateMany(ms);
+      },
+      namespace: (name) => {
+        const ns = s.store.namespace(name);
+        return name === 'r_marks' ? ns : { ...ns, sliceMany: (ids, q) => (reads++, ns.sliceMany(ids, q)) };
+      },
+    });
+    const recounter = createRecounter({ store: watched, logic, logger: silentLogger, clock: s.clock, mode: 'delta', directCountMaxCells: 3 });
+    await s.link('small', 'a', true, 1n);
+    for (const p of ['a', 'b', 'c', 'd']) await s.link('big', p, true, 1n); // 4 links > 3: mirrored
+    await recounter.runOnce();
+    expect([await s.count('small'), await s.count('big')]).toEqual([1n, 4n]);
+    counts.length = 0;
+    reads = 0;
+    await s.link('small', 'a', true, 5n); // re-added with new data and time: still ACTIVE
+    await s.link('big', 'b', true, 5n);
+    await recounter.runOnce();
+    expect([await s.count('small'), await s.count('big')]).toEqual([1n, 4n]);
+    expect(counts).toEqual([]); // before: r_counts/small, and big's bucket, group and degree counts, each then read back
+    expect(reads).toBe(1); // the probe's heads only: no read-back
+    expect(await s.marks()).toBe(0);
+  });
+
   it('counts exactly under duplicates, replays, out-of-order times and two instances with skewed clocks (property)', async () => {
     const MINUTE_US = 60_000_000n;
     const change = fc.record({

@@ -37,13 +37,14 @@ export async function recountByDelta(store: TwoLevelMapStore, logic: MirroredLog
   const named = changed.filter((k): k is Uint8Array => k !== undefined);
   const keys = named.length === changed.length ? distinct(named) : undefined;
   const buckets = mirrored && keys !== undefined ? await mirrorKeys(store, logic, target, keys, pageSize) : await mirrorAll(store, logic, target, pageSize);
-  const written = await settleBuckets(store, logic, target, buckets, pageSize, t0);
+  // Unmirrored, the count is always written: the marker goes at its write time, after the full recount that deleted it.
+  const written = await settleBuckets(store, logic, target, buckets, pageSize, t0, !mirrored);
   // After the count that covers the full mirror: a full recount deletes the marker at its own (earlier) count's time.
   if (!mirrored) await store.mutateMany([{ namespace: m.namespace, id: target.result.id, writeTime: written, deletions: [], additions: [{ key: m.markerKey(target), value: EMPTY }] }]);
 }
 
 /** Recounts `buckets` from their flags, their groups from the bucket counts (each level in one batch), and the target from the group counts; returns the target count's write time. */
-async function settleBuckets(store: TwoLevelMapStore, logic: MirroredLogic, target: RecountTarget, buckets: Map<string, Bucket>, pageSize: number, t0: bigint): Promise<bigint> {
+async function settleBuckets(store: TwoLevelMapStore, logic: MirroredLogic, target: RecountTarget, buckets: Map<string, Bucket>, pageSize: number, t0: bigint, alwaysWriteCount: boolean): Promise<bigint> {
   const m = logic.mirror;
   const mirror = { namespace: m.namespace, id: target.result.id };
   const sumCounts = (cell: Cell) => m.decodeCount(cell.value);
@@ -56,7 +57,7 @@ async function settleBuckets(store: TwoLevelMapStore, logic: MirroredLogic, targ
   }, pageSize, t0);
   const groups = [...new Map([...buckets.values()].map((b) => [Buffer.from(b.group.countKey).toString('hex'), b.group])).values()];
   await settlePrefixCounts(store, { source: mirror, result: mirror, counts: groups.map((g) => ({ prefix: g.bucketsPrefix, key: g.countKey })), weigh: sumCounts, encode: logic.encodeCount }, pageSize, t0);
-  return settleCount(store, { source: { ...mirror, prefix: m.groupsPrefix(target) }, result: target.result, weigh: sumCounts, encode: logic.encodeCount }, pageSize, t0);
+  return settleCount(store, { source: { ...mirror, prefix: m.groupsPrefix(target) }, result: target.result, weigh: sumCounts, encode: logic.encodeCount }, pageSize, t0, alwaysWriteCount);
 }
 
 /** Copies the named source cells into their flags (one getKeys each side per page); returns their buckets. */

@@ -23,9 +23,12 @@ export const SETTLE_ATTEMPTS = 5;
  * that matched a read of the source made after this call started, and any
  * write that lands later is checked the same way by its own writer. The cell
  * and the source are read side by side (neither decision depends on the
- * order of the two reads). Returns the write time of its last write.
+ * order of the two reads). A cell found already holding the count is left
+ * alone (nothing to check) unless `alwaysWrite` (a write time is needed after
+ * this call started) or the tally has an `alongside`. Returns the write time
+ * of its last write, or of the cell left alone.
  */
-export async function settleCount(store: TwoLevelMapStore, tally: Tally, pageSize: number, t0: bigint): Promise<bigint> {
+export async function settleCount(store: TwoLevelMapStore, tally: Tally, pageSize: number, t0: bigint, alwaysWrite = false): Promise<bigint> {
   const { namespace, id, key } = tally.result;
   const cells = store.namespace(namespace);
   const readBoth = async () => {
@@ -33,6 +36,7 @@ export async function settleCount(store: TwoLevelMapStore, tally: Tally, pageSiz
     return { previous, count };
   };
   let { previous, count } = await readBoth();
+  if (!alwaysWrite && tally.alongside === undefined && previous !== undefined && holdsCount(previous, tally.encode(count))) return previous.writeTime;
   for (let attempt = 1; attempt <= SETTLE_ATTEMPTS; attempt++) {
     const writeTime = countWriteTime(previous, t0);
     const also = tally.alongside === undefined ? [] : [{ ...tally.alongside, writeTime, additions: [] }];

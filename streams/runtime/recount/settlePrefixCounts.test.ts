@@ -65,4 +65,24 @@ describe('settlePrefixCounts', () => {
     const cell = await store.namespace('cnt').get('v', utf8('na'));
     expect(cell && { n: Buffer.from(cell.value).readBigUInt64BE(), at: cell.writeTime }).toEqual({ n: 1n, at: 53n });
   });
+
+  it('leaves a count that already holds its fold alone (no write, no read-back) and settles the others', async () => {
+    const { store } = setup();
+    await store.namespace('src').put('v', utf8('pa1'), Uint8Array.of(1), 1n);
+    await store.namespace('src').put('v', utf8('pb1'), Uint8Array.of(1), 1n);
+    await store.namespace('cnt').put('v', utf8('na'), u64(1n), 5n); // right already
+    await store.namespace('cnt').put('v', utf8('nb'), u64(4n), 5n); // stale
+    const written: string[] = [];
+    const watched = decorateStore(store, {
+      async mutateMany(ms) {
+        for (const m of ms) for (const a of m.additions) written.push(Buffer.from(a.key).toString());
+        await store.mutateMany(ms);
+      },
+    });
+    const counts = [{ prefix: utf8('pa'), key: utf8('na') }, { prefix: utf8('pb'), key: utf8('nb') }];
+    await settlePrefixCounts(watched, { source: { namespace: 'src', id: 'v' }, result: { namespace: 'cnt', id: 'v' }, counts, weigh: () => 1n, encode: u64 }, 100, 10n);
+    expect(written).toEqual(['nb']);
+    const cells = await store.namespace('cnt').getKeys('v', [utf8('na'), utf8('nb')]);
+    expect(cells.map((c) => c && { n: Buffer.from(c.value).readBigUInt64BE(), at: c.writeTime })).toEqual([{ n: 1n, at: 5n }, { n: 1n, at: 10n }]);
+  });
 });

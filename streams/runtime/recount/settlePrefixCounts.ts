@@ -20,7 +20,8 @@ const RANGES = 8;
 /**
  * settleCount for many counts of one partition at once (the delta
  * recounter's bucket and group counts of one target): the count cells are
- * read with one getKeys beside the source, written with one mutateMany (each
+ * read with one getKeys beside the source, those that do not already hold
+ * their fold written with one mutateMany (each
  * at max(t0, the write time of the cell it replaces + 1)), then read back
  * beside the source again and rewritten until each agrees, at most
  * SETTLE_ATTEMPTS times. Each count keeps settleCount's guarantee; only the
@@ -35,7 +36,8 @@ export async function settlePrefixCounts(store: TwoLevelMapStore, p: PrefixCount
     const [cells, tallies] = await Promise.all([results.getKeys(p.result.id, of.map((c) => c.key)), foldPrefixes(store, p, of.map((c) => c.prefix), pageSize)]);
     return of.map((c, i) => ({ ...c, previous: cells[i], count: tallies[i] as bigint }));
   };
-  let pending = await readAll(counts);
+  // A count already holding its prefix's fold (both read after the marks) is settled: neither written nor checked.
+  let pending = (await readAll(counts)).filter((c) => !holdsCount(c.previous, p.encode(c.count)));
   for (let attempt = 1; attempt <= SETTLE_ATTEMPTS && pending.length > 0; attempt++) {
     await store.mutateMany(pending.map((c) => ({ namespace: p.result.namespace, id: p.result.id, writeTime: countWriteTime(c.previous, t0), deletions: [], additions: [{ key: c.key, value: p.encode(c.count) }] })));
     pending = (await readAll(pending)).filter((c) => !holdsCount(c.previous, p.encode(c.count)));
