@@ -28,6 +28,8 @@ export interface MixedBenchArgs {
   readonly out: string | undefined;
   /** Directory for V8 CPU profiles of the processor and server children (`--cpu-prof`). */
   readonly cpuProfDir: string | undefined;
+  /** Directory for Java Flight Recordings of Cassandra during the count settle and the first repeat's edgestream and raw blocks (`--cassandra-jfr`). */
+  readonly cassandraJfrDir: string | undefined;
   readonly help: boolean;
 }
 
@@ -62,6 +64,8 @@ the least work the same answers need, and PostgreSQL 15 with LinkBench's schema.
                              when the postgres and initdb binaries are found, else skipped with the reason; on: fail then)
   --keep                     keep the keyspaces and topics (default: drop/delete them)
   --cpu-prof <dir>           write V8 CPU profiles of the processor and server children to <dir> (node --cpu-prof; open in Chrome DevTools)
+  --cassandra-jfr <dir>      record Cassandra with Java Flight Recorder during the count settle and the first repeat's edgestream and
+                             raw blocks into <dir>; the result gets each phase's samples by thread pool and top frame (local stack only)
   --out <file>               result JSON (default bench/results/mixed-latest.json for --ids >= ${DEFAULT_IDS} and
                              --seconds >= ${DEFAULT_SECONDS}, else bench/results/mixed-small.json)
 `;
@@ -98,6 +102,7 @@ export function parseMixedArgs(argv: readonly string[]): MixedBenchArgs {
       keep: { type: 'boolean', default: false },
       out: { type: 'string' },
       'cpu-prof': { type: 'string' },
+      'cassandra-jfr': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -127,6 +132,7 @@ export function parseMixedArgs(argv: readonly string[]): MixedBenchArgs {
     keep: values.keep ?? false,
     out: values.out,
     cpuProfDir: values['cpu-prof'],
+    cassandraJfrDir: values['cassandra-jfr'],
     help: values.help ?? false,
   };
 }

@@ -22,6 +22,7 @@ import { getText } from '../reads/httpGet.ts';
 import { startServeChild, type ServeChild } from '../reads/serveChild.ts';
 import { dropKeyspace } from '../shared/benchCleanup.ts';
 import { codeVersion, collectVersions, machine, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
+import { jfrNote, jfrUnavailable, withJfr, type JfrProfile } from '../shared/cassandraJfr.ts';
 import { cpuNote, withCpu } from '../shared/measuredCpu.ts';
 import { compareAnswers } from './answerCheck.ts';
 import { DEFAULT_IDS, DEFAULT_SECONDS, parseMixedArgs, USAGE, type MixedBenchArgs } from './args.ts';
@@ -109,6 +110,8 @@ async function main(): Promise<void> {
     live.server = server;
     say(`processors: pid ${child.pid} (every stage; group stable after ${stableMs} ms); edgestream serve: pid ${server.pid} at ${server.url}`);
     const pids = { ...serverPidsOf(endpoints), processor: child.pid, server: server.pid };
+    const noJfr = args.cassandraJfrDir === undefined ? undefined : jfrUnavailable(serverPidsOf(endpoints)['cassandra']);
+    if (noJfr !== undefined) throw new Error(`--cassandra-jfr: Cassandra cannot be recorded: ${noJfr}`);
 
     const graph = createLinkGraph({ ids: args.ids, meanDegree: args.meanDegree, degreeExponent: args.degreeExponent, seed: args.seed, loadTime: BigInt(Date.now()) * 1_000n, timeSpanMicros: 86_400_000_000n });
     const producer = createEdgeProducer({ kafka, serde: createAvroSerde({ registry }), config: run.config });
@@ -182,7 +185,8 @@ async function measure(
 
   const ranks = sampleRanks(graph.spec.ids, args.countSample, args.seed);
   const roundsBefore = child.recountRounds.length;
-  const settle = await waitForCountsToSettle({
+  const jfr = cassandraRecorder(args.cassandraJfrDir, x.pids['cassandra']);
+  const { result: settle, profile: settleProfile } = await jfr('count-settle', () => waitForCountsToSettle({
     cql: x.cql,
     keyspace,
     edgeType: EDGE_TYPE,
@@ -192,9 +196,10 @@ async function measure(
     pollMs: 2_000,
     status,
     label: 'count settle',
-  });
+  }));
   const rounds = child.recountRounds.slice(roundsBefore);
-  const counts = { ...settle, recountRounds: rounds.length, recountMarks: rounds.reduce((s, r) => s + r.marks, 0) };
+  const counts = { ...settle, recountRounds: rounds.length, recountMarks: rounds.reduce((s, r) => s + r.marks, 0), ...(settleProfile ? { cassandraProfile: settleProfile } : {}) };
+  if (settleProfile) say(`count settle: ${jfrNote(settleProfile)}`);
   say(`counts: ${settle.settled ? `every one of ${settle.sampled} sampled degrees exact ${settle.secondsAfterDrain} s after the drain` : `NOT settled after ${settle.secondsAfterDrain} s: ${settle.wrongAtEnd}/${settle.sampled} still wrong, e.g. ${JSON.stringify(settle.examples)}`}; ${counts.recountRounds} recount rounds, ${fmt(counts.recountMarks)} marks${settle.linkCountMismatches ? `; ${settle.linkCountMismatches} link partitions did NOT hold the published links` : ''}`);
 
   say(`\n── raw anchor: ${live.rawKeyspace} loaded with the same links ──`);
@@ -249,7 +254,8 @@ async function measure(
       else pg?.server.pause();
       if (child.exitedEarly()) throw new Error(`the processor child exited:\n${child.tail().join('\n')}`);
       const label = `[r${r} ${system}]`;
-      const b = await runRequestBlock({
+      const recorded = r === 1 && system !== 'postgres' ? jfr : unrecorded;
+      const { result: block, profile: blockProfile } = await recorded(`r${r}-${system}`, () => runRequestBlock({
         system,
         target: system === 'edgestream' ? edgestream : system === 'raw' ? raw.target : (pg as PostgresAnchor).store.target,
         graph,
@@ -264,7 +270,9 @@ async function measure(
         ...(system === 'edgestream' ? { probe, scrapeServer: () => getText(x.agent, `${x.server.url}/metrics`) } : {}),
         status,
         label,
-      });
+      }));
+      const b = blockProfile ? { ...block, cassandraProfile: blockProfile } : block;
+      if (blockProfile) say(`${label} ${jfrNote(blockProfile)}`);
       blocks[system] = b;
       say(
         `${label} ${fmt(b.opsPerSecond, 1)} ops/s (${fmt(b.ops)} ops, ${b.errors} errors${b.errors ? `: ${Object.values(b.byKind).find((k) => k.firstError)?.firstError}` : ''}); GET_LINKS_LIST p50 ${b.byKind.GET_LINKS_LIST.p50Ms} / p99 ${b.byKind.GET_LINKS_LIST.p99Ms} ms; ADD_LINK p50 ${b.byKind.ADD_LINK.p50Ms} / p99 ${b.byKind.ADD_LINK.p99Ms} ms${b.visibility ? `; write → visible p50 ${b.visibility.p50Ms} / p99 ${b.visibility.p99Ms} ms (${b.visibility.samples} samples)` : ''}${b.server ? `; server's own mean per request: ${b.server.httpMs.filter((h) => labelValue(h.labels, 'status') === '200' && labelValue(h.labels, 'route') !== '/metrics').map((h) => `${labelValue(h.labels, 'route')} ${h.mean} ms`).join(', ')}` : ''}; cores ${Object.entries(b.cpu.coresByProcess).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ')}; machine busy ${b.cpu.machineBusyCores}/${b.cpu.machineCores}`,
@@ -283,6 +291,16 @@ async function measure(
   const pipeline = { warnings: child.counts.warn, errors: child.counts.error + child.counts.fatal, problems: child.problems(), repairRecords: await topicRecords('edge-mutations.repair'), dlqRecords: await topicRecords('edge-mutations.dlq') };
   const postgres = pg && pgAnswers ? { postgres: { settings: pg.server.settings, load: pg.load, answers: pgAnswers } } : { postgresSkipped: 'skipped' in x.postgresPlan ? x.postgresPlan.skipped : 'not run' };
   return { graph: { ids: graph.spec.ids, links: graph.totalLinks, maxDegree: graph.maxDegree, meanDegree: args.meanDegree }, load, counts, rawLoad, answers, ...postgres, repeats, pipeline };
+}
+
+type Recorder = <T>(phase: string, fn: () => Promise<T>) => Promise<{ result: T; profile?: JfrProfile }>;
+
+const unrecorded: Recorder = async (_phase, fn) => ({ result: await fn() });
+
+/** With --cassandra-jfr, a phase runs under a Flight Recording of Cassandra (`<dir>/<phase>.jfr`) and returns its profile. */
+function cassandraRecorder(dir: string | undefined, pid: number | undefined): Recorder {
+  if (dir === undefined || pid === undefined) return unrecorded;
+  return async (phase, fn) => withJfr(pid, path.join(path.resolve(dir), `${phase}.jfr`), fn);
 }
 
 main().catch((e: unknown) => {

@@ -1,3 +1,4 @@
+import type { JfrProfile } from '../shared/cassandraJfr.ts';
 import type cassandra from 'cassandra-driver';
 import { opsDelta, perEvent, tableOps } from '../ingest/cassandraOps.ts';
 import { watchCpu, type CpuReport, type CpuWatch } from '../ingest/procStats.ts';
@@ -18,6 +19,8 @@ export const blockOrder = <T>(systems: readonly T[], repeat: number): T[] => sys
 
 export interface BlockResult extends ClosedLoopResult {
   readonly system: SystemName;
+  /** Where Cassandra's CPU went in the block (`--cassandra-jfr`, first repeat). */
+  readonly cassandraProfile?: JfrProfile;
   readonly cpu: CpuReport;
   /** CPU milliseconds each process spent per completed op (cores × seconds ÷ ops). */
   readonly cpuMsPerOp: Readonly<Record<string, number>>;
