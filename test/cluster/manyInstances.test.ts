@@ -27,7 +27,7 @@ const PUBLISH_PER_SEC = 60;
 /** Fan-out progress between two steps: a fifteenth of the ingest. */
 const STEP = Math.floor(EVENTS / 15);
 /** Past the cluster env's session timeout (runtime.sessionTimeoutMs 15 s, clusterFixture.ts) with a margin. */
-const PAST_SESSION_MS = 40_000;
+const PAST_SESSION_MS = 25_000;
 
 describe('many processor instances as separate processes', () => {
   let run: ProcessRun;

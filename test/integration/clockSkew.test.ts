@@ -18,6 +18,7 @@ import { verifySplit } from '../../streams/runtime/split/verifySplit.ts';
 import { createEdgePipeline, edgePipelineGroups, recounterGroup, type EdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
 import { consumeMessages } from '../support/consumeMessages.ts';
 import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEnv.ts';
+import { waitFor as waitUntil } from '../support/waitFor.ts';
 
 // Issue 11.7 on the real stack: processes whose wall clocks disagree by minutes. Each
 // clock below is the system clock shifted by a fixed offset (streams/runtime Clock).
@@ -39,13 +40,7 @@ describe('clock skew between processes (real Kafka and Cassandra)', () => {
     const groups = edgePipelineGroups(env.config).filter((g) => g.stage === 'fanout');
     return (await groupsLag(env.admin, groups)).every((l) => l.lag === 0);
   };
-  const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs = 30_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await sleep(100);
-    }
-  };
+  const waitFor = (what: string, check: () => Promise<boolean>, timeoutMs = 30_000) => waitUntil(what, check, timeoutMs);
   const follow = async (followers: readonly string[], celeb: string) => {
     await Promise.all(followers.map((f) => producer.addEdge({ type: 'follows', src: f, dst: celeb })));
     await producer.flush();

@@ -26,6 +26,7 @@ import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/in
 import { createAvroSerde } from '../../streams/serde/index.ts';
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
 import { killAll, REPO_ROOT, startProcessorProcess, type ProcessorProcess } from '../support/processorProcess.ts';
+import { waitFor as waitUntil } from '../support/waitFor.ts';
 
 const exec = promisify(execFile);
 
@@ -94,13 +95,7 @@ describe('the secured stack: SASL_SSL Kafka, TLS + password Cassandra, https + b
     } while (cursor !== undefined);
     return peers;
   };
-  const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs: number) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the chain's log:\n${chain.tail()}`);
-      await sleep(250);
-    }
-  };
+  const waitFor = (what: string, check: () => Promise<boolean>, timeoutMs: number) => waitUntil(what, check, timeoutMs, () => `; the chain's log:\n${chain.tail()}`, 250);
 
   beforeAll(async () => {
     const up = await secureStackUp(stackConfig, (line) => console.log(`[secure stack] ${line}`));

@@ -17,7 +17,9 @@ import type { Runner } from '../../streams/runtime/index.ts';
 import { createSplitChain } from '../../streams/runtime/split/index.ts';
 import { createEdgePipeline, edgePipelineGroups, type EdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
 import { createEdgestreamEnv, type EdgestreamEnv } from '../support/edgestreamEnv.ts';
+import { createFollowersModel, type FollowersModel } from '../support/followersModel.ts';
 import { killAll, REPO_ROOT, startProcessorProcess, type ProcessorProcess } from '../support/processorProcess.ts';
+import { waitFor } from '../support/waitFor.ts';
 
 const exec = promisify(execFile);
 
@@ -43,53 +45,15 @@ describe('wide partitions: detect → plan → split → verify through Kafka an
   const processes = new Set<ProcessorProcess>();
   const runners: Runner[] = [];
   const detected: WidePartitionDetected[] = [];
-  /** The model: follower → event time of its live follow, per celebrity. */
-  const models = new Map<string, Map<string, bigint>>();
-  let clockMicros = BigInt(Date.now() - 3_600_000) * 1000n;
-  const nextTime = () => (clockMicros += 1_000n);
-
-  const follow = async (celeb: string, follower: string) => {
-    const at = nextTime();
-    await producer.addEdge({ type: 'follows', src: follower, dst: celeb, eventTime: at });
-    models.get(celeb)!.set(follower, at);
-  };
-  const unfollow = async (celeb: string, follower: string) => {
-    await producer.removeEdge({ type: 'follows', src: follower, dst: celeb, eventTime: nextTime() });
-    models.get(celeb)!.delete(follower);
-  };
-  const expected = (celeb: string, order: NeighbourOrder) => {
-    const entries = [...models.get(celeb)!];
-    return order === 'newest'
-      ? entries.sort((a, b) => (a[1] === b[1] ? (a[0] < b[0] ? -1 : 1) : a[1] > b[1] ? -1 : 1)).map(([peer]) => peer)
-      : entries.map(([peer]) => peer).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-  };
-  /** Every page of `in(celeb)` by cursor; fails on a repeated peer. */
-  const scan = async (r: EdgeReader, celeb: string, order: NeighbourOrder, limit = 1_000) => {
-    const peers: string[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    do {
-      const page = await r.in('follows', celeb, { limit, order, ...(cursor ? { cursor } : {}) });
-      for (const item of page.items) {
-        if (seen.has(item.peer)) throw new Error(`${item.peer} returned twice`);
-        seen.add(item.peer);
-        peers.push(item.peer);
-      }
-      cursor = page.cursor;
-    } while (cursor !== undefined);
-    return peers;
-  };
+  let model: FollowersModel;
+  const follow = (celeb: string, follower: string) => model.follow(celeb, follower);
+  const unfollow = (celeb: string, follower: string) => model.unfollow(celeb, follower);
+  const expected = (celeb: string, order: NeighbourOrder) => model.expected(celeb, order);
+  const scan = (r: EdgeReader, celeb: string, order: NeighbourOrder, limit?: number) => model.scan(r, celeb, order, limit);
   const caughtUp = async () => {
     const groups = edgePipelineGroups(env.config).filter((g) => g.stage === 'fanout' || g.stage === 'repair');
     const lags = await groupsLag(env.admin, groups);
     return lags.every((l) => l.lag === 0);
-  };
-  const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs: number, onTimeout = () => '') => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} ${onTimeout()}`);
-      await sleep(100);
-    }
   };
   const record = (ns: string, celeb: string) => repository.get(ns, celeb);
 
@@ -105,6 +69,7 @@ describe('wide partitions: detect → plan → split → verify through Kafka an
     fs.writeFileSync(configFile, JSON.stringify(env.configInput, null, 2));
     repository = createWideRowRepository(env.store);
     producer = createEdgeProducer({ kafka: env.kafka, serde: env.serde, config: env.config });
+    model = createFollowersModel(producer, BigInt(Date.now() - 3_600_000) * 1000n);
     pipeline = createEdgePipeline({ kafka: env.kafka, serde: env.serde, store: env.store, config: env.config, logger: env.logger, stages: ['fanout', 'repair'] });
     await pipeline.start();
     serving = createServingPartitions(env.store, env.config);
@@ -128,7 +93,6 @@ describe('wide partitions: detect → plan → split → verify through Kafka an
 
   it(`detects a ${FOLLOWERS}-follower celebrity by its reads and splits it while follows and unfollows keep arriving; planner and splitter resume after SIGKILL`, { timeout: 900_000 }, async () => {
     const celeb = 'celeb';
-    models.set(celeb, new Map());
     for (let i = 0; i < FOLLOWERS; i++) {
       void follow(celeb, `f${i}`);
       if (i % 5_000 === 4_999) await producer.flush();
@@ -236,7 +200,6 @@ describe('wide partitions: detect → plan → split → verify through Kafka an
   it('an injected checksum mismatch leaves the split FAILED and reads keep coming from the original', { timeout: 300_000 }, async () => {
     await killAll(processes);
     const celeb = 'celeb2';
-    models.set(celeb, new Map());
     for (let i = 0; i < 3_000; i++) void follow(celeb, `h${i}`);
     await producer.flush();
     for (let i = 0; i < 3_000; i += 10) await unfollow(celeb, `h${i}`);

@@ -6,7 +6,7 @@ import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import { endpointsToEnv } from '../../stack/endpoints.ts';
 import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
 import { edgePipelineGroups } from '../../streams/topology/createEdgePipeline.ts';
-import { createEdgestreamEnv, type EdgestreamEnv } from './edgestreamEnv.ts';
+import { createEdgestreamEnv, type EdgestreamEnv, type EdgestreamEnvOptions } from './edgestreamEnv.ts';
 import { applyLww } from './model/applyLww.ts';
 import { modelGraphLines } from './model/graphLines.ts';
 import { lineDiff, readFullStoreGraph } from './model/readFullStoreGraph.ts';
@@ -27,8 +27,9 @@ export interface ProcessRun {
   close(): Promise<void>;
 }
 
-export async function openProcessRun(name: string, partitions: number): Promise<ProcessRun> {
-  const env = await createEdgestreamEnv({ name, partitions });
+/** `options` adds settings of the env's config (the wide-partition chain's, the runtime's) to what createEdgestreamEnv sets. */
+export async function openProcessRun(name: string, partitions: number, options: Pick<EdgestreamEnvOptions, 'wide' | 'runtime'> = {}): Promise<ProcessRun> {
+  const env = await createEdgestreamEnv({ name, partitions, ...options });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `edgestream-${name}-`));
   const configFile = path.join(dir, 'edgestream.config.json');
   console.log(`processor config and logs in ${dir}`);
