@@ -18,8 +18,7 @@ import { openProcessRun, sleep, type ProcessRun } from '../support/processRun.ts
 import { waitFor } from '../support/waitFor.ts';
 
 /**
- * Issue 25 §3 and §4 for the split chain on the local 3-node cluster (RF 3, LOCAL_QUORUM, the
- * chain's records under LOCAL_SERIAL): three `edgestream run fanout repair plan split verify`
+ * Issue 25 §3 and §4 for the split chain on the local 3-node cluster (RF 3, LOCAL_QUORUM): three `edgestream run fanout repair plan split verify`
  * processes in one consumer group per stage split both in-namespaces of a celebrity while follows
  * and unfollows keep arriving through the fan-out. The instance copying the first namespace is
  * SIGKILLed mid-copy (another resumes from the copy checkpoint); the one copying the second is
