@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../cli/commandContext.ts';
 import { startEdgeService, type RunningService } from '../../cli/commands/serve.ts';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
+import { EdgeOp } from '../../schemas/index.ts';
 import { killNode, restartNode } from '../../stack/clusterStack.ts';
 import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
 import { createEdgePipeline, type EdgePipeline } from '../../streams/topology/createEdgePipeline.ts';
@@ -20,6 +21,8 @@ const USERS = 150;
 const EVENTS = 1_500;
 /** Fewer while two nodes are down: every write of them parks in the repair topic and drains after the restart. */
 const TWO_DOWN_EVENTS = 600;
+/** Follows posted to the HTTP server right after the broker kill. */
+const HTTP_WRITES = 60;
 const TYPES = ['follows', 'likes'];
 const log = (line: string) => console.log(`[cluster] ${line}`);
 
@@ -172,7 +175,7 @@ describe('on the local cluster (RF 3, LOCAL_QUORUM, min.insync.replicas 2)', () 
     }
   });
 
-  it('the leader broker of the input topic SIGKILLed mid-ingest: producer and processors carry on, nothing lost', { timeout: 600_000 }, async () => {
+  it('the leader broker of the input topic SIGKILLed mid-ingest: the producer, the HTTP write endpoint and the processors carry on, nothing lost', { timeout: 600_000 }, async () => {
     const metadata = await env.admin.fetchTopicMetadata({ topics: [env.topics.input] });
     const leader = metadata.topics[0]!.partitions.find((p) => p.partitionId === 0)!.leader;
     const victim = `kafka-${leader}`;
@@ -182,9 +185,12 @@ describe('on the local cluster (RF 3, LOCAL_QUORUM, min.insync.replicas 2)', () 
     let newLeader: number;
     let repaired: number;
     let tRestart = 0;
+    let httpWrites = { accepted: 0, retried: 0 };
     try {
       run = await ingestAround(202, async () => {
         pid = await killNode(stackConfig, victim);
+        // The HTTP write endpoint carries on too: its follows, keyed to every input partition, go through the server's producer.
+        httpWrites = await postFollowsThroughServer(HTTP_WRITES, `h202`);
       });
       repaired = repairTraffic() - repairsBefore;
       const after = await env.admin.fetchTopicMetadata({ topics: [env.topics.input] });
@@ -196,9 +202,39 @@ describe('on the local cluster (RF 3, LOCAL_QUORUM, min.insync.replicas 2)', () 
       if (pid) await restartNode(stackConfig, victim, log);
     }
     log(`broker kill: ${run.events} events, ${victim} (leader of partition 0, pid ${pid}) SIGKILLed ${run.killAtMs} ms into the ingest, partition 0 led by broker ${newLeader} after; ` +
-      `all published after ${run.publishedMs} ms; repair traffic ${repaired}; converged ${run.convergedMs} ms after the last publish; ${victim} back ${Date.now() - tRestart} ms after its restart`);
+      `all published after ${run.publishedMs} ms; ${httpWrites.accepted} follows through the HTTP server with ${httpWrites.retried} retried after a 503; repair traffic ${repaired}; converged ${run.convergedMs} ms after the last publish; ${victim} back ${Date.now() - tRestart} ms after its restart`);
     expect(newLeader).not.toBe(leader);
+    expect(httpWrites.accepted).toBe(HTTP_WRITES);
   });
+
+  /**
+   * POSTs `count` follows to /v1/mutations, each retried (same mutationId) after a 503 until
+   * Kafka acknowledges it, and adds what the server accepted (its mutationId and event time) to
+   * the model. A retried write the broker had appended after all is an earlier event of the same
+   * edge and loses to the accepted one.
+   */
+  async function postFollowsThroughServer(count: number, prefix: string): Promise<{ accepted: number; retried: number }> {
+    let retried = 0;
+    const accepted = await Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const [src, dst] = [userId(i % USERS), userId((i * 7 + 3) % USERS)];
+        const body = JSON.stringify({ op: 'ADD_EDGE', type: 'follows', src, dst, mutationId: `${prefix}-${i}` });
+        for (let attempt = 1; ; attempt++) {
+          const res = await fetch(`${service.url}/v1/mutations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+          if (res.status === 202) {
+            const { mutationId, eventTime } = (await res.json()) as { mutationId: string; eventTime: string };
+            const event: EdgeMutation = { mutation_id: mutationId, op: EdgeOp.ADD_EDGE, edge_type: 'follows', src, dst, event_time: BigInt(eventTime), properties: {}, property_keys: [] };
+            return event;
+          }
+          if (res.status !== 503 || attempt >= 30) throw new Error(`POST /v1/mutations answered ${res.status} on attempt ${attempt}: ${await res.text()}`);
+          retried++;
+          await sleep(Number(res.headers.get('retry-after') ?? '1') * 1_000);
+        }
+      }),
+    );
+    published.push(...accepted);
+    return { accepted: accepted.length, retried };
+  }
 });
 
 /** The model's breadth-first walk over ACTIVE follows: per hop the vertices first reached there (never the start or an earlier hop's), sorted. */
