@@ -18,7 +18,7 @@ import { waitForQuiescence } from '../support/waitForQuiescence.ts';
 import { sleep } from '../support/processRun.ts';
 
 const USERS = 150;
-const EVENTS = 1_500;
+const EVENTS = 1_000;
 /** Fewer while two nodes are down: every write of them parks in the repair topic and drains after the restart. */
 const TWO_DOWN_EVENTS = 600;
 /** Follows posted to the HTTP server right after the broker kill. */

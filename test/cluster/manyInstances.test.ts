@@ -10,7 +10,7 @@ import { edgePipelineGroups } from '../../streams/topology/edgePipelineGroups.ts
 /**
  * Issue 25 §3 and §4 on the local 3-node cluster (RF 3, LOCAL_QUORUM): the processor as N separate processes in one
  * consumer group per stage (`edgestream run fanout repair cascade recount`,
- * the recounter's shards owned by assignment). During an 8 000-event ingest
+ * the recounter's shards owned by assignment). During a 6 000-event ingest
  * (Zipf follows, likes, unfollows, property updates and deletes, bag clears,
  * node removals) the instances scale 1 → 3, one is SIGSTOPped past its
  * group session (the others take its partitions and shards) and then
@@ -21,7 +21,7 @@ import { edgePipelineGroups } from '../../streams/topology/edgePipelineGroups.ts
  * nothing lost, nothing extra; the DLQ empty. IT_INSTANCES_SEED=<n> replays.
  */
 // Sized for the cluster's quorum writes on 2 cores beside seven JVMs (the single-node stack took 30 000 at 300/s); slow enough that the scaling happens mid-ingest.
-const EVENTS = 8_000;
+const EVENTS = 6_000;
 const STAGES = ['fanout', 'repair', 'cascade', 'recount'];
 const PUBLISH_PER_SEC = 60;
 /** Fan-out progress between two steps: a fifteenth of the ingest. */
