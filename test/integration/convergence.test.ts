@@ -157,7 +157,8 @@ describe('the write path on Kafka + Cassandra converges to the LWW model', () =>
           // link op was applied in its src's partition: every index entry of the run is exact.
           expect((await ends()) - before).toBeGreaterThan(published.length);
           const entries = await recentEntries(scopedVertices(tag, 0));
-          expect(entries.length).toBeGreaterThan(0);
+          // A scenario may end with no live edge (a late REMOVE_NODE of the vertex every edge touches): then no entry is due.
+          if (expected.some((line) => line.startsWith('newest ') && !line.endsWith(': '))) expect(entries.length).toBeGreaterThan(0);
           expect(entries.filter((value) => !isExactRecentValue(value))).toEqual([]);
           runs.push({ tag, events: scoped, expected });
         }),
