@@ -92,11 +92,11 @@ describe('the split chain as separate processes on the cluster', () => {
     step(`${FOLLOWERS} followers written straight to the store`);
 
     const processes = ['a', 'b', 'c'].map((name) => run.start(STAGES, name));
+    const killed = new Set<number>();
     const alive = () => processes.filter((p) => p.alive() && !stopped.has(p.pid));
     const assertAlive = () => {
       for (const p of processes) if (!p.alive() && !killed.has(p.pid)) throw new Error(`processor ${p.pid} died on its own:\n${p.tail()}`);
     };
-    const killed = new Set<number>();
 
     // Churn through the pipeline during the whole chain: new followers and unfollows of loaded ones.
     let churning = true;

@@ -21,22 +21,22 @@ export function createFollowersModel(producer: EdgeProducer, startMicros: bigint
   const models = new Map<string, Map<string, bigint>>();
   let clock = startMicros;
   const of = (celeb: string) => models.get(celeb) ?? models.set(celeb, new Map()).get(celeb)!;
+  const recordFollow = (celeb: string, follower: string): bigint => {
+    const eventTime = (clock += 1_000n);
+    of(celeb).set(follower, eventTime);
+    return eventTime;
+  };
   return {
     async follow(celeb, follower) {
-      const eventTime = (clock += 1_000n);
-      of(celeb).set(follower, eventTime); // before the send: the model holds what was published, even if the caller does not await
-      await producer.addEdge({ type: 'follows', src: follower, dst: celeb, eventTime });
+      // Recorded before the send: the model holds what was published, even if the caller does not await.
+      await producer.addEdge({ type: 'follows', src: follower, dst: celeb, eventTime: recordFollow(celeb, follower) });
     },
     async unfollow(celeb, follower) {
       const eventTime = (clock += 1_000n);
       of(celeb).delete(follower);
       await producer.removeEdge({ type: 'follows', src: follower, dst: celeb, eventTime });
     },
-    recordFollow(celeb, follower) {
-      const eventTime = (clock += 1_000n);
-      of(celeb).set(follower, eventTime);
-      return eventTime;
-    },
+    recordFollow,
     expected(celeb, order) {
       const entries = [...of(celeb)];
       return order === 'newest'
