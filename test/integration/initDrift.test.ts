@@ -24,6 +24,13 @@ describe('init compares what exists with the config', () => {
   let admin: KafkaAdmin;
   let cql: cassandra.Client;
   const lines: string[] = [];
+  const started = Date.now();
+  // Printed as they come, with the time since the file started: a run that stalls shows the last step that finished.
+  const mark = (line: string) => console.log(`[initDrift +${Date.now() - started} ms] ${line}`);
+  const say = (line: string) => {
+    lines.push(line);
+    mark(line);
+  };
 
   const config = (over: Partial<EdgestreamConfigInput> = {}) =>
     parseEdgestreamConfig({
@@ -34,7 +41,7 @@ describe('init compares what exists with the config', () => {
     });
   const init = async (c: ReturnType<typeof config>, apply = false) => {
     const { kafka, registry } = await connectClients(endpoints, `it-drift-${run}`);
-    return initCommand({ kafka: async () => kafka, registry: async () => registry, endpoints, config: c, store: () => openStore(endpoints, c), apply, say: (l) => lines.push(l) });
+    return initCommand({ kafka: async () => kafka, registry: async () => registry, endpoints, config: c, store: () => openStore(endpoints, c), apply, say });
   };
   const topicConfig = async (topic: string) => {
     const [described] = await admin.describeTopicConfigs([topic]);
@@ -89,15 +96,19 @@ describe('init compares what exists with the config', () => {
     expect(await keyspaceReplication()).toEqual({ class: 'org.apache.cassandra.locator.NetworkTopologyStrategy', [dc]: '1' });
   });
 
+  // Two full inits (every topic, schema and table): the work the suites' setup hooks do, with their time limit.
+  const fullInitTimeoutMs = 300_000;
+
   it('goes on once nothing differs, and a second run finds nothing', async () => {
     await admin.deleteTopics({ topics: [plans] });
     // Topic deletion completes asynchronously on the broker.
     await expect.poll(async () => (await admin.listTopics()).includes(plans), { timeout: 30_000 }).toBe(false);
+    mark(`deleted ${plans}`);
     await init(config());
     expect(lines.some((l) => l.startsWith('topics: created ') && l.includes(plans))).toBe(true);
     lines.length = 0;
     await init(config());
     expect(lines.filter((l) => l.startsWith('changed'))).toEqual([]);
     expect(lines[0]).toBe(`topics: created none; existing ${input}, ${prefix}edge-mutations.repair, ${prefix}edge-mutations.dlq, ${prefix}wide-partitions, ${prefix}wide-partitions.dlq, ${plans}, ${prefix}split-plans.dlq, ${prefix}split-results, ${prefix}split-results.dlq`);
-  });
+  }, fullInitTimeoutMs);
 });
