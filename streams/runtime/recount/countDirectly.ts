@@ -4,7 +4,7 @@ import { cellsOf, countWriteTime, holdsCount, SETTLE_ATTEMPTS, unsettled } from 
 
 type MirroredLogic = RecountLogic & { readonly mirror: MirrorLogic };
 
-/** What one read of a target found: whether the mirror's marker is there, the head of its source, and its count cell. */
+/** What one probe of a target found: whether the mirror's marker is there, the head of its source, and its count cell. */
 export interface TargetProbe {
   readonly mirrored: boolean;
   readonly head: SlicePage;
@@ -12,23 +12,32 @@ export interface TargetProbe {
 }
 
 /**
- * Reads, for many targets at once, the mirror's marker, the first
- * `maxCells` + 1 source cells and the count cell: one multi-partition read
- * of each kind per namespace (`sliceMany`, `getCells`), side by side.
+ * Reads, for many targets at once, the first `maxCells` + 1 source cells and
+ * the count cell (one multi-partition read of each kind per namespace,
+ * `sliceMany` and `getCells`, side by side), then the mirror's marker of
+ * those whose source has more than `maxCells` cells only. A source with at
+ * most `maxCells` cells has no marker: the marker is written only after a
+ * read found more, and link cells are never deleted (docs/architecture.md §5
+ * "Counts"), so most targets (every fresh vertex) cost no mirror read.
  */
 export async function probeTargets(store: TwoLevelMapStore, logic: MirroredLogic, targets: readonly RecountTarget[], maxCells: number): Promise<TargetProbe[]> {
   const m = logic.mirror;
-  const [heads, counts, markers] = await Promise.all([
+  const [heads, counts] = await Promise.all([
     inGroups(targets, (t) => t.source.namespace, (ns, group) => store.namespace(ns).sliceMany(group.map((t) => t.source.id), { limit: maxCells + 1 })),
     inGroups(targets, (t) => t.result.namespace, (ns, group) => store.namespace(ns).getCells(group.map((t): CellAddress => ({ id: t.result.id, key: t.result.key })))),
-    store.namespace(m.namespace).getCells(targets.map((t) => ({ id: t.result.id, key: m.markerKey(t) }))),
   ]);
-  return targets.map((_, i) => ({ mirrored: markers[i] !== undefined, head: heads[i] as SlicePage, previous: counts[i] }));
+  const large = targets.flatMap((_, i) => (fitsDirectCount(heads[i] as SlicePage, maxCells) ? [] : [i]));
+  const markers = large.length === 0 ? [] : await store.namespace(m.namespace).getCells(large.map((i) => ({ id: (targets[i] as RecountTarget).result.id, key: m.markerKey(targets[i] as RecountTarget) })));
+  const mirrored = new Set(large.filter((_, j) => markers[j] !== undefined));
+  return targets.map((_, i) => ({ mirrored: mirrored.has(i), head: heads[i] as SlicePage, previous: counts[i] }));
 }
+
+/** Whether a source's head is the whole source, of at most `maxCells` cells. */
+const fitsDirectCount = (head: SlicePage, maxCells: number): boolean => head.pageState === undefined && head.cells.length <= maxCells;
 
 /** Whether a probed target is counted from its source: not mirrored, and the whole source fits in `maxCells`. */
 export function isDirect(probe: TargetProbe, maxCells: number): boolean {
-  return !probe.mirrored && probe.head.pageState === undefined && probe.head.cells.length <= maxCells;
+  return !probe.mirrored && fitsDirectCount(probe.head, maxCells);
 }
 
 /**
