@@ -6,7 +6,7 @@ import { pollUntil } from '../shared/pollUntil.ts';
 import { committedTotal } from './kafkaOffsets.ts';
 import type { ProcessorChild } from './processorChild.ts';
 import type { createStatusLine } from './progressLine.ts';
-import { quantile } from './stats.ts';
+import { maxOf, quantile } from './stats.ts';
 import { rowsOfAddEdge, type BenchEdge, type PublishedEdges, type Row } from './workload.ts';
 
 export interface LatencyResult {
@@ -180,7 +180,7 @@ export async function runLatencyPhase(o: {
   watching = false;
   await watch;
   if (failure !== undefined) throw failure;
-  const pct = (xs: number[]) => ({ p50: r1(quantile(xs, 0.5)), p90: r1(quantile(xs, 0.9)), p99: r1(quantile(xs, 0.99)), max: r1(Math.max(...xs)) });
+  const pct = (xs: number[]) => ({ p50: r1(quantile(xs, 0.5)), p90: r1(quantile(xs, 0.9)), p99: r1(quantile(xs, 0.99)), max: r1(maxOf(xs)) });
   return {
     offeredPerSecond: o.ratePerSecond,
     achievedPerSecond: Math.round(issued / issueSeconds),

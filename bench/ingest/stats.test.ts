@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acrossRepeats, pairedRatios } from './stats.ts';
+import { acrossRepeats, latencySummary, pairedRatios } from './stats.ts';
 
 describe('pairedRatios', () => {
   it('divides the figures of the same repeat, in repeat order, and reports every one with median and range', () => {
@@ -16,5 +16,14 @@ describe('pairedRatios', () => {
 describe('acrossRepeats', () => {
   it('gives every repeat, the median and (max − min) ÷ median', () => {
     expect(acrossRepeats([10, 30, 20], 0)).toEqual({ repeats: [10, 30, 20], median: 20, min: 10, max: 30, spreadPct: 100 });
+  });
+});
+
+describe('latencySummary', () => {
+  it('summarises a block of 600 000 samples (Math.max(...samples) overflowed the stack in bench:mixed\'s raw block)', () => {
+    const ms = Array.from({ length: 600_000 }, (_, i) => (i * 7919) % 1000);
+    ms[123_456] = 2_500;
+    const s = latencySummary(ms);
+    expect(s).toMatchObject({ samples: 600_000, maxMs: 2_500 });
   });
 });

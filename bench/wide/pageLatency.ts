@@ -1,6 +1,6 @@
 import type { EdgeReader } from '../../reads/index.ts';
 import type { createStatusLine } from '../ingest/progressLine.ts';
-import { quantile, round } from '../ingest/stats.ts';
+import { latencySummary } from '../ingest/stats.ts';
 
 export interface PageLatency {
   readonly samples: number;
@@ -47,15 +47,5 @@ export async function measureNewestPage(o: {
     o.status.update(`${o.label}: ${i + 1}/${o.samples} pages`);
   }
   o.status.done();
-  return {
-    samples: ms.length,
-    limit: o.limit,
-    p50Ms: round(quantile(ms, 0.5), 2),
-    p90Ms: round(quantile(ms, 0.9), 2),
-    p99Ms: round(quantile(ms, 0.99), 2),
-    maxMs: round(Math.max(...ms), 2),
-    meanMs: round(ms.reduce((a, b) => a + b, 0) / ms.length, 2),
-    items,
-    newest,
-  };
+  return { ...latencySummary(ms), limit: o.limit, items, newest };
 }
