@@ -52,7 +52,7 @@ describe('createRecounter', () => {
     await s.mark('s1', 'b', 5n);
     const round = await createRecounter({ store: s.store, logic, logger: silentLogger, clock: s.clock }).runOnce();
     const t0 = s.clock.nowMicros();
-    expect(round).toEqual({ t0, marks: 2, recounted: 2, failed: 0, held: 0, rowsRead: 12, phasesMs: { take: 0, count: 0, deleteMarks: 0 } });
+    expect(round).toEqual({ t0, marks: 2, recounted: 2, failed: 0, unsettled: 0, held: 0, rowsRead: 12, phasesMs: { take: 0, count: 0, deleteMarks: 0 } });
     expect(await s.count('a')).toEqual({ n: 2n, at: t0 });
     expect(await s.count('b')).toEqual({ n: 1n, at: t0 });
     expect([...(await s.marks('s0')), ...(await s.marks('s1'))]).toEqual([]);
@@ -205,7 +205,7 @@ describe('createRecounter logging', () => {
     });
     const { logger, lines } = recordingLogger();
     const round = await createRecounter({ store, logic, logger, clock: s.clock }).runOnce();
-    expect(round).toMatchObject({ marks: 2, recounted: 0, failed: 2 });
+    expect(round).toMatchObject({ marks: 2, recounted: 0, failed: 2, unsettled: 1 });
     const byMsg = (msg: string) => lines.filter((l) => l['msg'] === msg).map((l) => ({ level: l['level'], mark: l['mark'] }));
     expect(byMsg('count still changing; marks kept for the next round')).toEqual([{ level: 30, mark: 's0/686f74' }]); // 'hot'
     expect(byMsg('recount failed; marks kept for the next round')).toEqual([{ level: 40, mark: 's1/636f6c64' }]); // 'cold'
@@ -231,6 +231,61 @@ describe('createRecounter backlog', () => {
     await clock.advance(60_000);
     await stopped;
     expect(lines.filter((l) => l['msg'] === 'recount round').map((l) => l['marks'])).toEqual([2, 2, 1, 0]);
+  });
+});
+
+describe('createRecounter backlog under ingest', () => {
+  /** A store whose `hot` vertex gains a link at every read of its links: its count never settles. */
+  const everChanging = (s: ReturnType<typeof setup>, failing: () => boolean) => {
+    let followers = 0;
+    return decorateStore(s.store, {
+      mutateMany: async (ms) => {
+        if (failing() && ms.some((m) => m.namespace === 'r_counts' && m.id !== 'hot')) throw new StoreError('unavailable', 'no replica');
+        return s.store.mutateMany(ms);
+      },
+      namespace: (name) => {
+        const ns = s.store.namespace(name);
+        if (name !== 'r_links') return ns;
+        return { ...ns, slice: async (id: string, q: Parameters<typeof ns.slice>[1]) => {
+          if (id === 'hot') await s.link('hot', `p${++followers}`, true);
+          return ns.slice(id, q);
+        } };
+      },
+    });
+  };
+  const roundsWithin = async (recounter: ReturnType<typeof createRecounter>, clock: ReturnType<typeof createTestClock>) => {
+    recounter.start();
+    for (let i = 0; i < 300; i++) await new Promise((resolve) => setImmediate(resolve));
+    const rounds = recounter.stats().rounds;
+    const stopped = recounter.stop();
+    await clock.advance(60_000);
+    await stopped;
+    return rounds;
+  };
+
+  it('goes on at once after a full round whose only failures are counts still changing', async () => {
+    const s = setup();
+    const clock = createTestClock({ autoAdvance: false });
+    await s.mark('s0', 'hot', clock.nowMicros() - 1n);
+    for (const v of ['a', 'b', 'c', 'd', 'e']) await s.mark('s1', v, clock.nowMicros() - 1n);
+    const { logger, lines } = recordingLogger();
+    const recounter = createRecounter({ store: everChanging(s, () => false), logic, logger, clock, intervalMs: 60_000, marksPerRound: 2 });
+    // Before, the first round (hot and a) waited 60 s: nothing else was counted within the interval.
+    expect(await roundsWithin(recounter, clock)).toBeGreaterThanOrEqual(4);
+    const first = lines.find((l) => l['msg'] === 'recount round');
+    expect(first).toMatchObject({ marks: 2, recounted: 1, failed: 1, unsettled: 1 });
+    expect(await s.marks('s1')).toEqual([]);
+    expect(await s.marks('s0')).toEqual(['hot']);
+  });
+
+  it('waits an interval after a full round in which the store failed', async () => {
+    const s = setup();
+    const clock = createTestClock({ autoAdvance: false });
+    await s.mark('s0', 'hot', clock.nowMicros() - 1n);
+    for (const v of ['a', 'b', 'c', 'd', 'e']) await s.mark('s1', v, clock.nowMicros() - 1n);
+    const recounter = createRecounter({ store: everChanging(s, () => true), logic, logger: silentLogger, clock, intervalMs: 60_000, marksPerRound: 2 });
+    expect(await roundsWithin(recounter, clock)).toBe(1);
+    expect(await s.marks('s1')).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 });
 
