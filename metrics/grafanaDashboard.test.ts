@@ -26,7 +26,7 @@ async function registeredFamilies(): Promise<Map<string, string>> {
   registerCacheMetrics(registry, { tombstone: () => ({ lookups: 0, hits: 0, entries: 0 }) });
   registerSplitDirectoryMetrics(registry, { stats: { records: 0, filterBits: 0, filterCapacity: 0, refreshes: 0, rebuilds: 0, logEntriesRead: 0, checks: 0, hits: 0, byStatus: {} } });
   createLagPoller(registry, { intervalMs: 1_000, poll: async () => [] });
-  registerRecounterMetrics(registry, { stats: () => ({ rounds: 0, failedRounds: 0, recounted: 0, failed: 0, lastRoundMarks: 0, strandedIntents: 0 }) });
+  registerRecounterMetrics(registry, { stats: () => ({ rounds: 0, failedRounds: 0, recounted: 0, failed: 0, unsettled: 0, lastRoundMarks: 0, strandedIntents: 0 }) });
   registerBackgroundMetrics(registry, { stats: () => ({ limit: 1, inFlight: 0, queued: 0, canaryMs: 1, congestedProbes: 0, probes: 1 }) });
   createReadMetrics(registry);
   return new Map((await registry.getMetricsAsJSON()).map((m) => [m.name, String(m.type)]));

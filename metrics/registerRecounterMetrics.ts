@@ -18,9 +18,10 @@ export function registerRecounterMetrics(registry: Registry, recounter: { stats(
     ok: (s) => s.rounds,
     failed: (s) => s.failedRounds,
   });
-  byOutcome('edgestream_recount_targets_total', 'Degree counts recounted, by outcome (failed: its mark is kept for the next round).', {
+  byOutcome('edgestream_recount_targets_total', 'Degree counts recounted (targets), and marks kept for the next round: unsettled (the count kept changing while it was counted, normal under ingest) or failed (a store error).', {
     recounted: (s) => s.recounted,
-    failed: (s) => s.failed,
+    unsettled: (s) => s.unsettled,
+    failed: (s) => s.failed - s.unsettled,
   });
   snapshotCounter(registry, {
     name: 'edgestream_recount_stranded_intents_total',

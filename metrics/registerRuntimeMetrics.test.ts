@@ -87,12 +87,14 @@ describe('processor metric wiring over the runtime\'s pure counters', () => {
   });
 
   it('reads the recounter\'s rounds, targets and last round from its stats', async () => {
-    let stats = { rounds: 2, failedRounds: 1, recounted: 30, failed: 2, lastRoundMarks: 10_000, strandedIntents: 3 };
+    let stats = { rounds: 2, failedRounds: 1, recounted: 30, failed: 7, unsettled: 5, lastRoundMarks: 10_000, strandedIntents: 3 };
     const registry = createMetricsRegistry({ processMetrics: false });
     registerRecounterMetrics(registry, { stats: () => stats });
     const s = await scrape(registry);
     expect(s.sum('edgestream_recount_rounds_total', { outcome: 'failed' })).toBe(1);
     expect(s.sum('edgestream_recount_targets_total', { outcome: 'recounted' })).toBe(30);
+    expect(s.sum('edgestream_recount_targets_total', { outcome: 'unsettled' })).toBe(5);
+    expect(s.sum('edgestream_recount_targets_total', { outcome: 'failed' })).toBe(2);
     expect(s.sum('edgestream_recount_last_round_marks')).toBe(10_000);
     expect(s.sum('edgestream_recount_stranded_intents_total')).toBe(3);
     stats = { ...stats, rounds: 3, lastRoundMarks: 4 };

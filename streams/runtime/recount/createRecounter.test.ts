@@ -158,7 +158,7 @@ describe('createRecounter', () => {
     const recounter = createRecounter({ store: failing, logic, logger: silentLogger, clock: s.clock });
     const round = await recounter.runOnce();
     expect(round).toMatchObject({ marks: 3, recounted: 1, failed: 1 });
-    expect(recounter.stats()).toEqual({ rounds: 1, failedRounds: 0, recounted: 1, failed: 1, lastRoundMarks: 3, strandedIntents: 0 });
+    expect(recounter.stats()).toEqual({ rounds: 1, failedRounds: 0, recounted: 1, failed: 1, unsettled: 0, lastRoundMarks: 3, strandedIntents: 0 });
     expect(await s.marks('s0')).toEqual(['flaky']);
     expect(await s.marks('s1')).toEqual([]);
     expect(await s.count('fine')).toMatchObject({ n: 0n });
@@ -274,6 +274,7 @@ describe('createRecounter backlog under ingest', () => {
     expect(await roundsWithin(recounter, clock)).toBeGreaterThanOrEqual(4);
     const first = lines.find((l) => l['msg'] === 'recount round');
     expect(first).toMatchObject({ marks: 2, recounted: 1, failed: 1, unsettled: 1 });
+    expect(recounter.stats().unsettled).toBeGreaterThanOrEqual(4); // hot, once per round
     expect(await s.marks('s1')).toEqual([]);
     expect(await s.marks('s0')).toEqual(['hot']);
   });

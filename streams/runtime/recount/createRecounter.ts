@@ -137,7 +137,10 @@ export interface RecounterStats {
   readonly rounds: number;
   readonly failedRounds: number;
   readonly recounted: number;
+  /** Marks kept because their recount failed (`unsettled` ones included). */
   readonly failed: number;
+  /** Of `failed`, marks of counts still changing when counted (ingest into the target), not of store failures. */
+  readonly unsettled: number;
   readonly lastRoundMarks: number;
   /** Intents counted after their hold: attempts that never wrote their follow-up marks (repair, DLQ, a crash). */
   readonly strandedIntents: number;
@@ -191,7 +194,7 @@ export function createRecounter(opts: RecounterOptions): Recounter {
   let rounds = 0;
   let running = false;
   let loop: Promise<void> | undefined;
-  const stats = { rounds: 0, failedRounds: 0, recounted: 0, failed: 0, lastRoundMarks: 0, strandedIntents: 0 };
+  const stats = { rounds: 0, failedRounds: 0, recounted: 0, failed: 0, unsettled: 0, lastRoundMarks: 0, strandedIntents: 0 };
   const recountAll = (targets: readonly TargetMarks[], t0: bigint): Promise<PromiseSettledResult<unknown>[]> => {
     const { mirror } = logic;
     if (mode !== 'delta' || mirror === undefined) return mapBounded(targets, concurrency, (t) => settleCount(store, fullTally(logic, t.target), pageSize, t0));
@@ -236,6 +239,7 @@ export function createRecounter(opts: RecounterOptions): Recounter {
     stats.rounds++;
     stats.recounted += round.recounted;
     stats.failed += round.failed;
+    stats.unsettled += round.unsettled;
     stats.lastRoundMarks = round.marks;
     return round;
   };
