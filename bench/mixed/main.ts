@@ -266,6 +266,7 @@ async function measure(
         warmupSeconds: args.warmupSeconds,
         seconds: args.seconds,
         pids,
+        threadPools: { cassandra: x.pids['cassandra'], kafka: x.pids['kafka'] },
         ...(system === 'postgres' ? { trees: { postgres: (pg as PostgresAnchor).server.pid } } : { cassandra: { cql: x.cql, keyspace: system === 'edgestream' ? run.config.cassandra.keyspace : raw.keyspace } }),
         ...(system === 'edgestream' ? { probe, scrapeServer: () => getText(x.agent, `${x.server.url}/metrics`) } : {}),
         status,

@@ -91,6 +91,16 @@ function serverSide(blocks: readonly BlockResult[]) {
   };
 }
 
+/** Server → thread pool → median over the blocks of its CPU ms per op (a pool missing from a block counts 0 there), largest first. */
+export function threadPoolMedians(blocks: readonly BlockResult[]): Record<string, Record<string, number>> {
+  const servers = [...new Set(blocks.flatMap((b) => Object.keys(b.cpuMsPerOpByThreadPool ?? {})))];
+  return Object.fromEntries(servers.map((server) => {
+    const pools = [...new Set(blocks.flatMap((b) => Object.keys(b.cpuMsPerOpByThreadPool?.[server] ?? {})))];
+    const medians = pools.map((pool) => [pool, round(median(blocks.map((b) => b.cpuMsPerOpByThreadPool?.[server]?.[pool] ?? 0)), 3)] as const);
+    return [server, Object.fromEntries(medians.sort((a, b) => b[1] - a[1]))];
+  }));
+}
+
 function summariseSystem(blocks: readonly BlockResult[]) {
   const processes = [...new Set(blocks.flatMap((b) => Object.keys(b.cpuMsPerOp)))];
   return {
@@ -98,6 +108,7 @@ function summariseSystem(blocks: readonly BlockResult[]) {
     errors: blocks.reduce((s, b) => s + b.errors, 0),
     byKind: Object.fromEntries(OP_KINDS.map((k) => [k, { p50Ms: over(blocks, (b) => b.byKind[k].p50Ms), p99Ms: over(blocks, (b) => b.byKind[k].p99Ms), opsPerSecond: over(blocks, (b) => perKindRate(b, k)) }])),
     cpuMsPerOp: Object.fromEntries(processes.map((p) => [p, round(median(blocks.map((b) => b.cpuMsPerOp[p] ?? 0)), 3)])),
+    cpuMsPerOpByThreadPool: threadPoolMedians(blocks),
     cassandraReadsPerOp: round(median(blocks.flatMap((b) => (b.cassandraOpsPerOp ? [b.cassandraOpsPerOp.totalReads] : []))), 2),
     cassandraWritesPerOp: round(median(blocks.flatMap((b) => (b.cassandraOpsPerOp ? [b.cassandraOpsPerOp.totalWrites] : []))), 2),
     machineBusyCores: over(blocks, (b) => b.cpu.machineBusyCores),
@@ -223,10 +234,17 @@ export function printSummary(r: MixedBenchResult): void {
     `  CPU ms per op  edgestream: ${cpuLine(s.edgestream.cpuMsPerOp)}`,
     `                 raw:        ${cpuLine(s.raw.cpuMsPerOp)}`,
     ...(pg ? [`                 postgres:   ${cpuLine(pg.postgres.cpuMsPerOp)}`] : []),
+    ...threadPoolLines(s.edgestream.cpuMsPerOpByThreadPool, s.raw.cpuMsPerOpByThreadPool),
     `  machine busy   edgestream blocks ${list(s.edgestream.machineBusyCores, 2)} cores; raw blocks ${list(s.raw.machineBusyCores, 2)} cores${pg ? `; postgres blocks ${list(pg.postgres.machineBusyCores, 2)} cores` : ''} (of ${s.cores})`,
     `  pipeline       processor log: ${r.pipeline.warnings} warnings, ${r.pipeline.errors} errors; repair topic ${r.pipeline.repairRecords} records, DLQ ${r.pipeline.dlqRecords}`,
     ...r.pipeline.problems.slice(0, 5).map((p) => `                 ${p.count} × ${p.level} "${p.msg}"`),
     `  Cassandra ops per op (own keyspace): edgestream ${s.edgestream.cassandraReadsPerOp} reads, ${s.edgestream.cassandraWritesPerOp} partition writes; raw ${s.raw.cassandraReadsPerOp} reads, ${s.raw.cassandraWritesPerOp} partition writes`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Where each server's CPU per op went, by thread pool (the eight largest), edgestream beside raw. */
+function threadPoolLines(edgestream: Record<string, Record<string, number>>, raw: Record<string, Record<string, number>>): string[] {
+  const top = (pools: Record<string, number> | undefined) => Object.entries(pools ?? {}).filter(([, ms]) => ms >= 0.001).slice(0, 8).map(([pool, ms]) => `${pool} ${fmt(ms, 3)}`).join(', ') || '—';
+  return Object.keys(edgestream).map((server) => `  ${server} CPU ms per op by thread pool: edgestream ${top(edgestream[server])}; raw ${top(raw[server])}`);
 }

@@ -10,6 +10,7 @@ import type { MixTarget } from './mixTarget.ts';
 import { createOpStream } from './opMix.ts';
 import { serverTimings, type ServerTimings } from './serverTimings.ts';
 import { watchTreeCpu } from './processTree.ts';
+import { watchThreadPools } from '../shared/threadPoolCpu.ts';
 import type { createVisibilityProbe, VisibilityFigures } from './visibilityProbe.ts';
 
 export type SystemName = 'edgestream' | 'raw' | 'postgres';
@@ -24,6 +25,8 @@ export interface BlockResult extends ClosedLoopResult {
   readonly cpu: CpuReport;
   /** CPU milliseconds each process spent per completed op (cores × seconds ÷ ops). */
   readonly cpuMsPerOp: Readonly<Record<string, number>>;
+  /** The same for the thread pools of the servers in `threadPools` (server → pool → ms per op): every CPU second, GC and JIT included. */
+  readonly cpuMsPerOpByThreadPool?: Readonly<Record<string, Readonly<Record<string, number>>>>;
   /** Cassandra partition reads and writes per op on the system's keyspace (system_views.local_{read,write}_latency); none for postgres. */
   readonly cassandraOpsPerOp?: ReturnType<typeof perEvent>;
   readonly visibility?: VisibilityFigures;
@@ -50,6 +53,8 @@ export async function runRequestBlock(o: {
   pids: Readonly<Record<string, number | undefined>>;
   /** Multi-process servers by name → root pid: CPU of the root and every descendant (postgres: the postmaster and its backends). */
   trees?: Readonly<Record<string, number>>;
+  /** JVM servers by name → pid whose CPU is also split by thread pool (from /proc; the local stack's Cassandra). */
+  threadPools?: Readonly<Record<string, number | undefined>>;
   /** The system's own keyspace, for Cassandra's ops per op. */
   cassandra?: { cql: cassandra.Client; keyspace: string };
   probe?: ReturnType<typeof createVisibilityProbe>;
@@ -60,6 +65,7 @@ export async function runRequestBlock(o: {
 }): Promise<BlockResult> {
   let watch: CpuWatch | undefined;
   let treeWatches: [string, ReturnType<typeof watchTreeCpu>][] = [];
+  let poolWatches: [string, ReturnType<typeof watchThreadPools>][] = [];
   const ks = o.cassandra;
   let ops0 = ks && (await tableOps(ks.cql, ks.keyspace));
   let scrapeBefore: Promise<string> | undefined;
@@ -72,6 +78,7 @@ export async function runRequestBlock(o: {
     onMeasureStart: () => {
       watch = watchCpu(o.pids);
       treeWatches = Object.entries(o.trees ?? {}).map(([name, root]) => [name, watchTreeCpu(root)]);
+      poolWatches = Object.entries(o.threadPools ?? {}).flatMap(([name, pid]) => (pid === undefined ? [] : [[name, watchThreadPools(pid)]]));
       o.probe?.startRecording();
       if (ks) void tableOps(ks.cql, ks.keyspace).then((t) => (ops0 = t));
       scrapeBefore = o.scrapeServer?.();
@@ -79,6 +86,7 @@ export async function runRequestBlock(o: {
     onProgress: (done, s) => o.status.update(`${o.label}: ${s < 0.5 ? 'warming up' : `${s.toFixed(0)}/${o.seconds} s, ${fmt(done)} ops (${fmt(done / Math.max(1, s))}/s)`}`),
   });
   const watched = (watch as CpuWatch).stop();
+  const pools = poolWatches.map(([name, w]) => [name, w.stop()] as const);
   const trees = Object.fromEntries(treeWatches.flatMap(([name, w]) => {
     const cores = w.stop();
     return cores === undefined ? [] : [[name, cores]];
@@ -88,6 +96,8 @@ export async function runRequestBlock(o: {
   const server = scrapeBefore && o.scrapeServer ? serverTimings(await scrapeBefore, await o.scrapeServer()) : undefined;
   const visibility = o.probe ? await o.probe.collect() : undefined;
   o.status.done();
-  const cpuMsPerOp = Object.fromEntries(Object.entries(cpu.coresByProcess).map(([name, cores]) => [name, round((cores * cpu.wallSeconds * 1000) / Math.max(1, loop.ops), 3)]));
-  return { system: o.system, ...loop, cpu, cpuMsPerOp, ...(cassandraOps ? { cassandraOpsPerOp: cassandraOps } : {}), ...(visibility ? { visibility } : {}), ...(server ? { server } : {}) };
+  const msPerOp = (cores: number) => round((cores * cpu.wallSeconds * 1000) / Math.max(1, loop.ops), 3);
+  const cpuMsPerOp = Object.fromEntries(Object.entries(cpu.coresByProcess).map(([name, cores]) => [name, msPerOp(cores)]));
+  const cpuMsPerOpByThreadPool = pools.length === 0 ? undefined : Object.fromEntries(pools.map(([name, byPool]) => [name, Object.fromEntries(Object.entries(byPool).map(([pool, cores]) => [pool, msPerOp(cores)]))]));
+  return { system: o.system, ...loop, cpu, cpuMsPerOp, ...(cpuMsPerOpByThreadPool ? { cpuMsPerOpByThreadPool } : {}), ...(cassandraOps ? { cassandraOpsPerOp: cassandraOps } : {}), ...(visibility ? { visibility } : {}), ...(server ? { server } : {}) };
 }
