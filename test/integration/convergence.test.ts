@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeMutationEventTime } from '../../cli/kafka/edgeMutationEventTime.ts';
 import { replayCommand } from '../../cli/commands/replay.ts';
-import { knownSchemas } from '../../schemas/index.ts';
+import { EdgeOp, knownSchemas } from '../../schemas/index.ts';
 import { subjectFor } from '../../streams/serde/index.ts';
 import type { EdgeMutation } from '../../schemas/generated/EdgeMutation.ts';
 import { createEdgeProducer, type EdgeProducer } from '../../streams/producer/index.ts';
@@ -129,7 +129,9 @@ describe('the write path on Kafka + Cassandra converges to the LWW model', () =>
         await publishMutations(producer, published);
         await quiesce();
         expect(await storeLines(tag, HOT), `run ${tag}: ${published.length} records:\n${describeMutations(published)}`).toEqual(expected);
-        expect(expected.some((l) => l.includes(`${tag}a`) && l.startsWith('degree'))).toBe(true);
+        // The scenario counts the hot vertex, unless it also removes it (then none of its links may stay: compared above).
+        const removesHot = events.some((e) => e.op === EdgeOp.REMOVE_NODE && e.src === 'a');
+        if (!removesHot) expect(expected.some((l) => l.includes(`${tag}a`) && l.startsWith('degree'))).toBe(true);
       }),
       { numRuns: 2, endOnFailure: true },
     );
