@@ -19,15 +19,17 @@ export const rssBytes = (pid: number): number | undefined => statusField(pid, 'V
 /** Peak resident set size since the process started (VmHWM), in bytes. */
 export const peakRssBytes = (pid: number): number | undefined => statusField(pid, 'VmHWM');
 
+/** User + system CPU seconds in a `/proc/<pid>/stat` or `/proc/<pid>/task/<tid>/stat` text. */
+export function statCpuSeconds(stat: string): number {
+  // The command name (field 2) may contain spaces; fields after the closing paren are fixed.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
 /** User + system CPU seconds a process has used so far (its own threads, not children). */
 export function cpuSeconds(pid: number): number | undefined {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may contain spaces; fields after the closing paren are fixed.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const utime = Number(fields[11]);
-    const stime = Number(fields[12]);
-    return (utime + stime) / CLOCK_TICKS_PER_SECOND;
+    return statCpuSeconds(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return undefined;
   }

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
+import { statCpuSeconds } from '../ingest/procStats.ts';
 import { threadPool } from './cassandraJfr.ts';
-
-const CLOCK_TICKS_PER_SECOND = 100; // sysconf(_SC_CLK_TCK) on Linux x86-64/arm64
 
 /** One thread of a process: its name (Linux keeps 15 bytes of it) and the CPU seconds it has used. */
 export interface ThreadCpu {
@@ -11,10 +10,7 @@ export interface ThreadCpu {
 
 /** `/proc/<pid>/task/<tid>/stat` text → the thread's name and user + system CPU seconds. */
 export function parseTaskStat(stat: string): ThreadCpu {
-  const open = stat.indexOf('(');
-  const close = stat.lastIndexOf(')');
-  const fields = stat.slice(close + 2).split(' ');
-  return { name: stat.slice(open + 1, close), seconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND };
+  return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), seconds: statCpuSeconds(stat) };
 }
 
 /** Every live thread of `pid` by thread id (empty when the process is gone). */

@@ -41,6 +41,25 @@ function setup() {
   return { store, clock, mark, link, count, marks };
 }
 
+/** A store over `s` where every read of `hot`'s links finds one more follower (ingest while it is counted), and count writes of the ids `failsCount` names fail. */
+function hotIngestStore(s: ReturnType<typeof setup>, failsCount: (id: string) => boolean): TwoLevelMapStore {
+  let followers = 0;
+  return decorateStore(s.store, {
+    mutateMany: async (ms) => {
+      if (ms.some((m) => m.namespace === 'r_counts' && failsCount(m.id))) throw new StoreError('unavailable', 'no replica');
+      return s.store.mutateMany(ms);
+    },
+    namespace: (name) => {
+      const ns = s.store.namespace(name);
+      if (name !== 'r_links') return ns;
+      return { ...ns, slice: async (id: string, q: Parameters<typeof ns.slice>[1]) => {
+        if (id === 'hot') await s.link('hot', `p${++followers}`, true);
+        return ns.slice(id, q);
+      } };
+    },
+  });
+}
+
 describe('createRecounter', () => {
   it('recounts every marked target, writes the count at t0 and deletes the marks', async () => {
     const s = setup();
@@ -188,21 +207,7 @@ describe('createRecounter logging', () => {
     await s.mark('s0', 'hot', 5n);
     await s.mark('s1', 'cold', 5n);
     // Every read of hot's links finds one more follower (ingest while it is counted); every write of cold's count fails.
-    let followers = 0;
-    const store = decorateStore(s.store, {
-      mutateMany: async (ms) => {
-        if (ms.some((m) => m.namespace === 'r_counts' && m.id === 'cold')) throw new StoreError('unavailable', 'no replica');
-        return s.store.mutateMany(ms);
-      },
-      namespace: (name) => {
-        const ns = s.store.namespace(name);
-        if (name !== 'r_links') return ns;
-        return { ...ns, slice: async (id: string, q: Parameters<typeof ns.slice>[1]) => {
-          if (id === 'hot') await s.link('hot', `p${++followers}`, true);
-          return ns.slice(id, q);
-        } };
-      },
-    });
+    const store = hotIngestStore(s, (id) => id === 'cold');
     const { logger, lines } = recordingLogger();
     const round = await createRecounter({ store, logic, logger, clock: s.clock }).runOnce();
     expect(round).toMatchObject({ marks: 2, recounted: 0, failed: 2, unsettled: 1 });
@@ -235,24 +240,6 @@ describe('createRecounter backlog', () => {
 });
 
 describe('createRecounter backlog under ingest', () => {
-  /** A store whose `hot` vertex gains a link at every read of its links: its count never settles. */
-  const everChanging = (s: ReturnType<typeof setup>, failing: () => boolean) => {
-    let followers = 0;
-    return decorateStore(s.store, {
-      mutateMany: async (ms) => {
-        if (failing() && ms.some((m) => m.namespace === 'r_counts' && m.id !== 'hot')) throw new StoreError('unavailable', 'no replica');
-        return s.store.mutateMany(ms);
-      },
-      namespace: (name) => {
-        const ns = s.store.namespace(name);
-        if (name !== 'r_links') return ns;
-        return { ...ns, slice: async (id: string, q: Parameters<typeof ns.slice>[1]) => {
-          if (id === 'hot') await s.link('hot', `p${++followers}`, true);
-          return ns.slice(id, q);
-        } };
-      },
-    });
-  };
   const roundsWithin = async (recounter: ReturnType<typeof createRecounter>, clock: ReturnType<typeof createTestClock>) => {
     recounter.start();
     for (let i = 0; i < 300; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -269,7 +256,7 @@ describe('createRecounter backlog under ingest', () => {
     await s.mark('s0', 'hot', clock.nowMicros() - 1n);
     for (const v of ['a', 'b', 'c', 'd', 'e']) await s.mark('s1', v, clock.nowMicros() - 1n);
     const { logger, lines } = recordingLogger();
-    const recounter = createRecounter({ store: everChanging(s, () => false), logic, logger, clock, intervalMs: 60_000, marksPerRound: 2 });
+    const recounter = createRecounter({ store: hotIngestStore(s, () => false), logic, logger, clock, intervalMs: 60_000, marksPerRound: 2 });
     // Before, the first round (hot and a) waited 60 s: nothing else was counted within the interval.
     expect(await roundsWithin(recounter, clock)).toBeGreaterThanOrEqual(4);
     const first = lines.find((l) => l['msg'] === 'recount round');
@@ -284,7 +271,7 @@ describe('createRecounter backlog under ingest', () => {
     const clock = createTestClock({ autoAdvance: false });
     await s.mark('s0', 'hot', clock.nowMicros() - 1n);
     for (const v of ['a', 'b', 'c', 'd', 'e']) await s.mark('s1', v, clock.nowMicros() - 1n);
-    const recounter = createRecounter({ store: everChanging(s, () => true), logic, logger: silentLogger, clock, intervalMs: 60_000, marksPerRound: 2 });
+    const recounter = createRecounter({ store: hotIngestStore(s, (id) => id !== 'hot'), logic, logger: silentLogger, clock, intervalMs: 60_000, marksPerRound: 2 });
     expect(await roundsWithin(recounter, clock)).toBe(1);
     expect(await s.marks('s1')).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
