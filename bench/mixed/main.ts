@@ -24,6 +24,8 @@ import { dropKeyspace } from '../shared/benchCleanup.ts';
 import { codeVersion, collectVersions, machine, REPO_ROOT, serverPidsOf } from '../shared/benchEnvironment.ts';
 import { jfrNote, jfrUnavailable, withJfr, type JfrProfile } from '../shared/cassandraJfr.ts';
 import { cpuNote, withCpu } from '../shared/measuredCpu.ts';
+import { watchThreadPools } from '../shared/threadPoolCpu.ts';
+import { opsDelta, perEvent, tableOps } from '../ingest/cassandraOps.ts';
 import { compareAnswers } from './answerCheck.ts';
 import { DEFAULT_IDS, DEFAULT_SECONDS, parseMixedArgs, USAGE, type MixedBenchArgs } from './args.ts';
 import { sampleRanks, waitForCountsToSettle } from './countSettle.ts';
@@ -186,7 +188,9 @@ async function measure(
   const ranks = sampleRanks(graph.spec.ids, args.countSample, args.seed);
   const roundsBefore = child.recountRounds.length;
   const jfr = cassandraRecorder(args.cassandraJfrDir, x.pids['cassandra']);
-  const { result: settle, profile: settleProfile } = await jfr('count-settle', () => waitForCountsToSettle({
+  const ops0 = await tableOps(x.cql, keyspace);
+  const pools = x.pids['cassandra'] === undefined ? undefined : watchThreadPools(x.pids['cassandra']);
+  const { result: settle, profile: settleProfile } = await jfr('count-settle', () => withCpu({ ...x.pids, bench: process.pid }, () => waitForCountsToSettle({
     cql: x.cql,
     keyspace,
     edgeType: EDGE_TYPE,
@@ -196,11 +200,18 @@ async function measure(
     pollMs: 2_000,
     status,
     label: 'count settle',
-  }));
+  })));
+  const settlePools = pools?.stop();
   const rounds = child.recountRounds.slice(roundsBefore);
-  const counts = { ...settle, recountRounds: rounds.length, recountMarks: rounds.reduce((s, r) => s + r.marks, 0), ...(settleProfile ? { cassandraProfile: settleProfile } : {}) };
+  const recountMarks = rounds.reduce((s, r) => s + r.marks, 0);
+  // What the settle cost per mark taken: the store's operations by table and Cassandra's CPU by thread pool.
+  const perMark = {
+    cassandraOps: perEvent(opsDelta(ops0, await tableOps(x.cql, keyspace)), Math.max(1, recountMarks)),
+    ...(settlePools ? { cassandraCpuUsByThreadPool: Object.fromEntries(Object.entries(settlePools).map(([pool, cores]) => [pool, round((cores * settle.cpu.wallSeconds * 1e6) / Math.max(1, recountMarks), 1)])) } : {}),
+  };
+  const counts = { ...settle, recountRounds: rounds.length, recountMarks, perMark, ...(settleProfile ? { cassandraProfile: settleProfile } : {}) };
   if (settleProfile) say(`count settle: ${jfrNote(settleProfile)}`);
-  say(`counts: ${settle.settled ? `every one of ${settle.sampled} sampled degrees exact ${settle.secondsAfterDrain} s after the drain` : `NOT settled after ${settle.secondsAfterDrain} s: ${settle.wrongAtEnd}/${settle.sampled} still wrong, e.g. ${JSON.stringify(settle.examples)}`}; ${counts.recountRounds} recount rounds, ${fmt(counts.recountMarks)} marks${settle.linkCountMismatches ? `; ${settle.linkCountMismatches} link partitions did NOT hold the published links` : ''}`);
+  say(`counts: ${settle.settled ? `every one of ${settle.sampled} sampled degrees exact ${settle.secondsAfterDrain} s after the drain` : `NOT settled after ${settle.secondsAfterDrain} s: ${settle.wrongAtEnd}/${settle.sampled} still wrong, e.g. ${JSON.stringify(settle.examples)}`}; ${counts.recountRounds} recount rounds, ${fmt(counts.recountMarks)} marks; ${cpuNote(settle.cpu)}; per mark: ${perMark.cassandraOps.totalReads} reads and ${perMark.cassandraOps.totalWrites} partition writes${settle.linkCountMismatches ? `; ${settle.linkCountMismatches} link partitions did NOT hold the published links` : ''}`);
 
   say(`\n── raw anchor: ${live.rawKeyspace} loaded with the same links ──`);
   const raw = await createRawLinkStore(x.cql, live.rawKeyspace as string);
