@@ -23,6 +23,13 @@ describe('parseEdgestreamConfig', () => {
     expect(() => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime: { recountMode: 'incremental' } })).toThrow(/runtime\.recountMode/);
   });
 
+  it('batches the input fetch by default (32 KiB or 100 ms), and names the field of a bad value', () => {
+    expect(defaultEdgestreamConfig().runtime.inputFetch).toEqual({ minBytes: 32_768, maxWaitMs: 100 });
+    expect(parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime: { inputFetch: { minBytes: 1 } } }).runtime.inputFetch).toEqual({ minBytes: 1, maxWaitMs: 100 });
+    expect(() => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime: { inputFetch: { maxWaitMs: 0 } } })).toThrow(/runtime\.inputFetch\.maxWaitMs/);
+    expect(() => parseEdgestreamConfig({ edgeTypes: [{ name: 'a' }], runtime: { inputFetch: { minBytes: 2 ** 21 } } })).toThrow(/runtime\.inputFetch\.minBytes/);
+  });
+
   it('edge types are directed unless declared symmetric', () => {
     const c = parseEdgestreamConfig({ edgeTypes: [{ name: 'follows' }, { name: 'friends', symmetric: true }] });
     expect(c.edgeTypes).toEqual([{ name: 'follows', symmetric: false }, { name: 'friends', symmetric: true }]);

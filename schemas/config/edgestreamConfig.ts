@@ -167,6 +167,19 @@ const runtimeSchema = z.strictObject({
     })
     .refine((b) => b.minConcurrency <= b.maxConcurrency, { path: ['minConcurrency'], message: 'must be at most runtime.background.maxConcurrency' })
     .prefault({}),
+  /**
+   * tunable. How the input topic's consumers (the fan-out and the REMOVE_NODE cascade) batch: a
+   * fetch returns once `minBytes` of records are there or `maxWaitMs` passed. Under a light steady
+   * stream (an interactive mix of a few hundred writes a second) a fetch otherwise returns each
+   * record alone, and every record pays a chunk's fixed costs (its write waves, the offset commit,
+   * the fetch). Adds up to `maxWaitMs` to write → visible; a backlog is fetched at once either way.
+   */
+  inputFetch: z
+    .strictObject({
+      minBytes: z.int().min(1).max(1 << 20).default(32_768),
+      maxWaitMs: z.int().min(10).max(5_000).default(100),
+    })
+    .prefault({}),
   /** tunable. How often a processor serving metrics (`run --metrics-port`) polls its consumer groups' lag (scrapes read the last poll). */
   lagPollIntervalMs: z.int().min(100).default(15_000),
 }).refine((r) => r.cascadeSettleMs > 2 * (r.writeRetryBudgetMs + r.writeLandingMarginMs) + r.tombstoneCacheTtlMs, {

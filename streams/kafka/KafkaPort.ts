@@ -82,8 +82,10 @@ export interface KafkaProducer {
 export interface ConsumerOptions {
   readonly groupId: string;
   readonly sessionTimeoutMs?: number;
-  /** How long a fetch waits for data. */
+  /** How long a fetch waits for data (for `minBytes` of it). */
   readonly maxWaitTimeMs?: number;
+  /** A fetch returns once this many bytes of records are there, or after `maxWaitTimeMs`. Default 1: as soon as any are. */
+  readonly minBytes?: number;
   /** Caps one fetch per partition. */
   readonly maxBytesPerPartition?: number;
 }

@@ -30,6 +30,8 @@ export interface RuntimeTuning {
    * beyond a record's due time: they default to a shorter wait.
    */
   readonly maxWaitTimeMs: number;
+  /** A fetch waits for this many bytes of records, up to `maxWaitTimeMs` (kafkajs minBytes); 1 returns as soon as any are there. */
+  readonly fetchMinBytes: number;
   /** Where a brand-new consumer group starts: true = earliest, so events produced before the first start are not skipped. */
   readonly fromBeginning: boolean;
 }
@@ -45,6 +47,7 @@ export function resolveTuning(config: EdgestreamConfig, overrides: Partial<Runti
     progressIntervalMs: 10_000,
     sessionTimeoutMs: config.runtime.sessionTimeoutMs,
     maxWaitTimeMs: 5_000,
+    fetchMinBytes: 1,
     fromBeginning: true,
     ...overrides,
   };
@@ -54,6 +57,11 @@ export function resolveTuning(config: EdgestreamConfig, overrides: Partial<Runti
     }
   }
   return Object.freeze(tuning);
+}
+
+/** The fetch of the input topic's consumers (fan-out, cascade): `runtime.inputFetch`. */
+export function inputFetchTuning(config: EdgestreamConfig): Pick<RuntimeTuning, 'maxWaitTimeMs' | 'fetchMinBytes'> {
+  return { maxWaitTimeMs: config.runtime.inputFetch.maxWaitMs, fetchMinBytes: config.runtime.inputFetch.minBytes };
 }
 
 /** The consumer-loop settings every runner derives the same way from the config and its tuning. */
@@ -73,6 +81,7 @@ export function consumerLoopSettings(config: EdgestreamConfig, tuning: RuntimeTu
     maxBytesPerPartition: tuning.maxBytesPerPartition,
     sessionTimeoutMs: tuning.sessionTimeoutMs,
     maxWaitTimeMs: tuning.maxWaitTimeMs,
+    fetchMinBytes: tuning.fetchMinBytes,
     fromBeginning: tuning.fromBeginning,
     progressIntervalMs: tuning.progressIntervalMs,
   } as const;

@@ -20,6 +20,7 @@ const PARTITIONS = 3;
 describe.each(ADAPTERS)('the Kafka port on %s', (name, createPort) => {
   const rand = randomBytes(4).toString('hex');
   const topic = `contract.${name}.${rand}`;
+  const lingerTopic = `${topic}.linger`;
   const groups: string[] = [];
   const consumers: KafkaConsumer[] = [];
   let kafka: KafkaPort;
@@ -49,7 +50,7 @@ describe.each(ADAPTERS)('the Kafka port on %s', (name, createPort) => {
   afterAll(async () => {
     await Promise.all(consumers.map((c) => c.disconnect().catch(() => undefined)));
     await admin.deleteGroups(groups).catch(() => undefined);
-    await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+    await admin.deleteTopics({ topics: [topic, lingerTopic] }).catch(() => undefined);
     await admin.disconnect();
   });
 
@@ -240,6 +241,35 @@ describe.each(ADAPTERS)('the Kafka port on %s', (name, createPort) => {
     expect((await admin.describeGroup(groupId)).state).toBe('Empty');
     await admin.deleteGroups([groupId]);
     expect((await admin.describeGroup(groupId)).state).toBe('Dead');
+  });
+
+  it('with minBytes, a fetch waits for them up to maxWaitTimeMs: records produced one by one during the wait come as one batch', async () => {
+    await admin.createTopics({ topics: [{ topic: lingerTopic, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
+    const batches: number[] = [];
+    let joined = false;
+    const c = kafka.consumer({ groupId: group('linger'), sessionTimeoutMs: 10_000, maxWaitTimeMs: 4_000, minBytes: 65_536 });
+    consumers.push(c);
+    c.onGroupJoin(() => (joined = true));
+    await c.connect();
+    await c.subscribe({ topics: [lingerTopic], fromBeginning: true });
+    await c.run({ eachBatch: async ({ batch, resolveOffset }) => {
+      if (batch.messages.length > 0) batches.push(batch.messages.length);
+      for (const m of batch.messages) resolveOffset(m.offset);
+    } });
+    await expect.poll(() => joined, { timeout: 30_000 }).toBe(true);
+    await new Promise((r) => setTimeout(r, 500)); // the first fetch is waiting
+    const producer = kafka.producer();
+    await producer.connect();
+    // Ten records, 30 ms apart: with minBytes 1 each fetch would return the one that is there.
+    for (let i = 0; i < 10; i++) {
+      await producer.send({ topic: lingerTopic, messages: [{ key: `k${i}`, value: `v${i}` }] });
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    await producer.disconnect();
+    await expect.poll(() => batches.reduce((a, b) => a + b, 0), { timeout: 30_000 }).toBe(10);
+    await stop(c);
+    // One batch, or two if a fetch's wait ran out while they were produced.
+    expect(batches.length).toBeLessThanOrEqual(2);
   });
 });
 

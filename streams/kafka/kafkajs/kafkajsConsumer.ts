@@ -8,6 +8,7 @@ export function kafkajsConsumer(kafka: Kafka, options: ConsumerOptions): KafkaCo
     allowAutoTopicCreation: false,
     ...(options.sessionTimeoutMs === undefined ? {} : { sessionTimeout: options.sessionTimeoutMs }),
     ...(options.maxWaitTimeMs === undefined ? {} : { maxWaitTimeInMs: options.maxWaitTimeMs }),
+    ...(options.minBytes === undefined ? {} : { minBytes: options.minBytes }),
     ...(options.maxBytesPerPartition === undefined ? {} : { maxBytesPerPartition: options.maxBytesPerPartition }),
   });
   const { events } = consumer;

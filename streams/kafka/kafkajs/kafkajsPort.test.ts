@@ -70,7 +70,7 @@ describe('the kafkajs adapter of the Kafka port', () => {
 
   it('consumes with manual offsets and no topic auto-creation, and passes group joins, rebalances and crashes on', async () => {
     const k = recordingKafkajs();
-    const consumer = kafkajsPort(k.kafka).consumer({ groupId: 'g', sessionTimeoutMs: 8_000, maxWaitTimeMs: 500 });
+    const consumer = kafkajsPort(k.kafka).consumer({ groupId: 'g', sessionTimeoutMs: 8_000, maxWaitTimeMs: 500, minBytes: 4_096 });
     const seen: unknown[] = [];
     consumer.onGroupJoin((assignment) => seen.push(['join', assignment]));
     consumer.onRebalancing(() => seen.push(['rebalancing']));
@@ -79,7 +79,7 @@ describe('the kafkajs adapter of the Kafka port', () => {
     k.emitter.emit(k.events.REBALANCING, { payload: { groupId: 'g' } });
     k.emitter.emit(k.events.GROUP_JOIN, { payload: { memberAssignment: { t: [0, 2] } } });
     k.emitter.emit(k.events.CRASH, { payload: { error: new Error('boom'), restart: true } });
-    expect(k.calls.find((c) => c.what === 'consumer')?.args).toEqual({ groupId: 'g', allowAutoTopicCreation: false, sessionTimeout: 8_000, maxWaitTimeInMs: 500 });
+    expect(k.calls.find((c) => c.what === 'consumer')?.args).toEqual({ groupId: 'g', allowAutoTopicCreation: false, sessionTimeout: 8_000, maxWaitTimeInMs: 500, minBytes: 4_096 });
     expect(k.calls.find((c) => c.what === 'run')?.args).toMatchObject({ autoCommit: false, eachBatchAutoResolve: false });
     expect(seen).toEqual([['rebalancing'], ['join', { t: [0, 2] }], ['crash', 'boom', true]]);
   });

@@ -38,6 +38,7 @@ export function platformaticConsumer(base: BaseOptions, options: ConsumerOptions
     autocommit: false,
     ...groupOptions,
     maxWaitTime: options.maxWaitTimeMs ?? 5_000,
+    ...(options.minBytes === undefined ? {} : { minBytes: options.minBytes }),
     maxBytes: MAX_BYTES_PER_FETCH,
     ...(options.maxBytesPerPartition === undefined ? {} : { maxBytesPerPartition: options.maxBytesPerPartition }),
   });

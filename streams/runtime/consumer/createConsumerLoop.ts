@@ -35,6 +35,7 @@ export interface ConsumerLoopOptions {
   readonly maxBytesPerPartition: number;
   readonly sessionTimeoutMs: number;
   readonly maxWaitTimeMs: number;
+  readonly fetchMinBytes: number;
   readonly fromBeginning: boolean;
   readonly progressIntervalMs: number;
   /** Called on every group join (the assignment may have changed), before anything of it is fetched. */
@@ -88,6 +89,7 @@ export function createConsumerLoop(opts: ConsumerLoopOptions): Runner {
         maxBytesPerPartition: opts.maxBytesPerPartition,
         sessionTimeoutMs: opts.sessionTimeoutMs,
         maxWaitTimeMs: opts.maxWaitTimeMs,
+        ...(opts.fetchMinBytes > 1 ? { minBytes: opts.fetchMinBytes } : {}),
       });
       consumer = c;
       const onAssignment = opts.onAssignment;

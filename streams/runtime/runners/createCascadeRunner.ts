@@ -21,7 +21,7 @@ import { describeError, PipelineError } from '../failures/PipelineError.ts';
 import type { ChunkSource, OutRecord, Publisher, RecordOutcome, ValidateEvent } from '../stages/pipelineTypes.ts';
 import { EventFault, retryOperation } from '../failures/retryOperation.ts';
 import { createRuntimeMetrics, type RuntimeMetrics } from '../runtimeMetrics.ts';
-import { resolveTuning, retryPolicyOf, type RuntimeTuning } from '../runtimeTuning.ts';
+import { inputFetchTuning, resolveTuning, retryPolicyOf, type RuntimeTuning } from '../runtimeTuning.ts';
 
 export interface CascadeRunnerOptions<E> {
   readonly kafka: KafkaPort;
@@ -64,8 +64,8 @@ export function createCascadeRunner<E>(opts: CascadeRunnerOptions<E>): Runner {
   const clock = opts.clock ?? systemClock;
   const input = opts.input ?? 'edge-mutations';
   const prefix = opts.config.topics.prefix;
-  // The cascade pauses while a gate is closed; a resumed partition waits for the fetch in flight.
-  const tuning = resolveTuning(opts.config, { maxWaitTimeMs: 1_000, ...opts.tuning });
+  // The cascade pauses while a gate is closed; a resumed partition waits for the fetch in flight (at most runtime.inputFetch.maxWaitMs).
+  const tuning = resolveTuning(opts.config, { ...inputFetchTuning(opts.config), ...opts.tuning });
   const logger = opts.logger.child({ component: 'cascade', cascade: opts.logic.name });
   const metrics = createRuntimeMetrics();
   const upstream = createGroupProgress(opts.kafka, opts.upstreamGroupId);

@@ -23,7 +23,7 @@ import type { PipelineDeps, Publisher, ValidateEvent } from '../stages/pipelineT
 import { createChunkSlots } from '../stages/runChunksPipelined.ts';
 import { runPipeline } from '../stages/runPipeline.ts';
 import { createRuntimeMetrics } from '../runtimeMetrics.ts';
-import { resolveTuning, retryPolicyOf, type RuntimeTuning } from '../runtimeTuning.ts';
+import { inputFetchTuning, resolveTuning, retryPolicyOf, type RuntimeTuning } from '../runtimeTuning.ts';
 
 export interface ProcessorRuntimeOptions<E> {
   readonly kafka: KafkaPort;
@@ -66,6 +66,7 @@ export function createProcessorRuntime<E>(opts: ProcessorRuntimeOptions<E>): Run
   const prefix = opts.config.topics.prefix;
   return buildRunner(opts, {
     groupId: `${prefix}${opts.processor.name}`,
+    ...inputFetchTuning(opts.config),
     topic: topicName(prefix, input),
     component: 'runtime',
     route: inputFailureRouter(failureTopicsOf(prefix, input)),
@@ -104,6 +105,7 @@ export function createRepairRunner<E>(opts: ProcessorRuntimeOptions<E>): Runner 
 interface RunnerSpec {
   readonly groupId: string;
   readonly maxWaitTimeMs?: number;
+  readonly fetchMinBytes?: number;
   readonly topic: string;
   readonly component: string;
   readonly route: FailureRouter;
@@ -116,7 +118,11 @@ interface RunnerSpec {
 
 function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Runner {
   const clock = opts.clock ?? systemClock;
-  const tuning = resolveTuning(opts.config, { ...(spec.maxWaitTimeMs === undefined ? {} : { maxWaitTimeMs: spec.maxWaitTimeMs }), ...opts.tuning });
+  const tuning = resolveTuning(opts.config, {
+    ...(spec.maxWaitTimeMs === undefined ? {} : { maxWaitTimeMs: spec.maxWaitTimeMs }),
+    ...(spec.fetchMinBytes === undefined ? {} : { fetchMinBytes: spec.fetchMinBytes }),
+    ...opts.tuning,
+  });
   const logger = opts.logger.child({ component: spec.component, processor: opts.processor.name });
   const { top: store, linkCache } = processorStoreOf(opts);
   const metrics = createRuntimeMetrics(linkCache ? () => linkCache.stats() : undefined);
