@@ -25,6 +25,7 @@ describe('processor metric wiring over the runtime\'s pure counters', () => {
     fanout.count('sentToRepair');
     fanout.deadLettered('invalid');
     fanout.count('mutations', 12);
+    fanout.count('chunks', 2);
     cascade.count('done', 2);
 
     const first = await scrape(registry);
@@ -37,6 +38,8 @@ describe('processor metric wiring over the runtime\'s pure counters', () => {
     expect(first.sum('edgestream_events_total', { stage: 'cascade' })).toBe(2);
     expect(first.series('edgestream_dlq_records_total').map((s) => s.labels)).toEqual([{ stage: 'fanout', reason: 'invalid' }]);
     expect(first.sum('edgestream_store_mutations_total', { stage: 'fanout' })).toBe(12);
+    expect(first.type('edgestream_chunks_total')).toBe('counter');
+    expect(first.sum('edgestream_chunks_total', { stage: 'fanout' })).toBe(2);
 
     fanout.count('done', 4);
     fanout.deadLettered('undecodable');

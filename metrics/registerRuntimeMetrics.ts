@@ -38,6 +38,7 @@ export function registerRuntimeMetrics(registry: Registry, stages: readonly Stag
     labelNames: ['stage', 'reason'],
     read: () => stages.flatMap((s) => Object.entries(s.metrics().deadLettered).map(([reason, n]) => ({ labels: { stage: s.stage, reason }, value: n ?? 0 }))),
   });
+  perStage('edgestream_chunks_total', 'Chunks settled and committed; edgestream_events_total over this is the records a chunk carried (runtime.inputFetch batches a light input).', (m) => m.chunks);
   perStage('edgestream_store_mutations_total', 'Mutations handed to the store (after link-cache suppression).', (m) => m.mutations);
   perStage('edgestream_retries_total', 'Back-offs slept by read, write and emit retries.', (m) => m.retries);
   perStage('edgestream_emitted_events_total', 'Events published by the stage (cascade events, chain events).', (m) => m.emitted);

@@ -5,6 +5,8 @@ import type { LinkCacheStats } from './store/linkCache.ts';
 export interface RuntimeMetricsSnapshot {
   /** Records consumed and settled (done, repaired or dead-lettered) and committed. */
   readonly records: number;
+  /** Chunks settled and committed: records ÷ chunks is how many records a chunk's fixed costs were shared by (`runtime.inputFetch`). */
+  readonly chunks: number;
   /** Records whose writes all landed. */
   readonly done: number;
   readonly sentToRepair: number;
@@ -23,13 +25,13 @@ export interface RuntimeMetricsSnapshot {
 }
 
 export interface RuntimeMetrics {
-  count(name: 'records' | 'done' | 'sentToRepair' | 'mutations' | 'retries' | 'emitted' | 'batchRetries' | 'forwarded', n?: number): void;
+  count(name: 'records' | 'chunks' | 'done' | 'sentToRepair' | 'mutations' | 'retries' | 'emitted' | 'batchRetries' | 'forwarded', n?: number): void;
   deadLettered(reason: DlqReason): void;
   snapshot(): RuntimeMetricsSnapshot;
 }
 
 export function createRuntimeMetrics(linkCacheStats?: () => LinkCacheStats): RuntimeMetrics {
-  const counters = { records: 0, done: 0, sentToRepair: 0, mutations: 0, retries: 0, emitted: 0, batchRetries: 0, forwarded: 0 };
+  const counters = { records: 0, chunks: 0, done: 0, sentToRepair: 0, mutations: 0, retries: 0, emitted: 0, batchRetries: 0, forwarded: 0 };
   const dlq: Partial<Record<DlqReason, number>> = {};
   return {
     count(name, n = 1) {
@@ -52,6 +54,7 @@ export function progressLine(prev: RuntimeMetricsSnapshot, next: RuntimeMetricsS
   return {
     events_per_s: perSecond(prev.records, next.records),
     records: next.records,
+    records_per_chunk: next.chunks > prev.chunks ? Math.round(((next.records - prev.records) / (next.chunks - prev.chunks)) * 10) / 10 : 0,
     sent_to_repair: next.sentToRepair,
     dead_lettered: next.deadLettered,
     retries: next.retries,

@@ -127,6 +127,10 @@ describe('processor metrics over HTTP (edgestream run --metrics-port)', () => {
     expect(lagOf(after, fanOut.group).map((p) => p.labels['partition']).sort()).toEqual(['0', '1']);
     expect(after.sum('edgestream_dlq_records_total')).toBe(0);
     expect(after.sum('edgestream_store_mutations_total', { stage: 'fanout' })).toBeGreaterThan(0);
+    // Chunks carry the records: at least one chunk was committed, and never more chunks than records.
+    const chunks = after.sum('edgestream_chunks_total', { stage: 'fanout' });
+    expect(chunks).toBeGreaterThan(0);
+    expect(chunks).toBeLessThanOrEqual(after.sum('edgestream_events_total', { stage: 'fanout' }));
     // Every link addition asked the link cache; every link op read node tombstones through the tombstone cache.
     expect(after.sum('edgestream_cache_lookups_total', { cache: 'link' })).toBeGreaterThanOrEqual(400);
     expect(after.sum('edgestream_cache_lookups_total', { cache: 'tombstone' })).toBeGreaterThan(0);

@@ -40,6 +40,7 @@ export async function handOffAndCommit(
 /** Counts settled records by where they went (the router may turn a repair into a DLQ record). */
 function tally(metrics: RuntimeMetrics, routed: readonly (OutRecord | undefined)[]): void {
   metrics.count('records', routed.length);
+  metrics.count('chunks');
   for (const r of routed) {
     const reason = r === undefined ? undefined : headerString(r.headers, HEADERS.dlqReason);
     if (r === undefined) metrics.count('done');

@@ -35,7 +35,7 @@ describe('the batch handler (runtime pipeline on sinks/memory)', () => {
     // follow-ups carry the wall clock read after the writes landed, not the event time
     expect((await h.memory.namespace('t_dirty').get('shard-0', utf8('a')))?.writeTime).toBe(h.clock.nowMicros());
     expect(h.published).toEqual([{ topic: 'p.edge-mutations', key: 'a', value: expect.any(Buffer) }]);
-    expect(h.metrics.snapshot()).toMatchObject({ records: 2, done: 2, emitted: 1 });
+    expect(h.metrics.snapshot()).toMatchObject({ records: 2, chunks: 1, done: 2, emitted: 1 });
   });
 
   it('dead-letters garbage, null values, invalid events and processor throws with their reasons; every valid event is processed', async () => {
