@@ -64,7 +64,6 @@ export function inputFetchTuning(config: EdgestreamConfig): Pick<RuntimeTuning, 
   return { maxWaitTimeMs: config.runtime.inputFetch.maxWaitMs, fetchMinBytes: config.runtime.inputFetch.minBytes };
 }
 
-/** The consumer-loop settings every runner derives the same way from the config and its tuning. */
 /** The retry policy of a chunk's reads, writes and emits: the config's budget with the tuning's back-offs. */
 export function retryPolicyOf(config: EdgestreamConfig, tuning: RuntimeTuning): RetryPolicy {
   return {
@@ -75,6 +74,7 @@ export function retryPolicyOf(config: EdgestreamConfig, tuning: RuntimeTuning): 
   };
 }
 
+/** The consumer-loop settings every runner derives the same way from the config and its tuning. */
 export function consumerLoopSettings(config: EdgestreamConfig, tuning: RuntimeTuning) {
   return {
     partitionsConsumedConcurrently: config.runtime.partitionsConsumedConcurrently,

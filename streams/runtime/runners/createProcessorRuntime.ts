@@ -66,7 +66,7 @@ export function createProcessorRuntime<E>(opts: ProcessorRuntimeOptions<E>): Run
   const prefix = opts.config.topics.prefix;
   return buildRunner(opts, {
     groupId: `${prefix}${opts.processor.name}`,
-    ...inputFetchTuning(opts.config),
+    tuning: inputFetchTuning(opts.config),
     topic: topicName(prefix, input),
     component: 'runtime',
     route: inputFailureRouter(failureTopicsOf(prefix, input)),
@@ -90,7 +90,7 @@ export function createRepairRunner<E>(opts: ProcessorRuntimeOptions<E>): Runner 
   return buildRunner(opts, {
     groupId: `${prefix}${opts.processor.name}.repair`,
     // A resumed partition waits for the fetch in flight: keep that wait short next to the back-offs.
-    maxWaitTimeMs: Math.max(100, Math.min(1_000, repairInitialBackoffMs)),
+    tuning: { maxWaitTimeMs: Math.max(100, Math.min(1_000, repairInitialBackoffMs)) },
     topic: topicName(prefix, repairTopicOf(input)),
     component: 'repair',
     route: repairFailureRouter({ ...failureTopicsOf(prefix, input), maxAttempts: repairMaxAttempts }),
@@ -104,8 +104,8 @@ export function createRepairRunner<E>(opts: ProcessorRuntimeOptions<E>): Runner 
 
 interface RunnerSpec {
   readonly groupId: string;
-  readonly maxWaitTimeMs?: number;
-  readonly fetchMinBytes?: number;
+  /** This runner's defaults; the caller's `tuning` overrides them. */
+  readonly tuning?: Partial<RuntimeTuning>;
   readonly topic: string;
   readonly component: string;
   readonly route: FailureRouter;
@@ -118,11 +118,7 @@ interface RunnerSpec {
 
 function buildRunner<E>(opts: ProcessorRuntimeOptions<E>, spec: RunnerSpec): Runner {
   const clock = opts.clock ?? systemClock;
-  const tuning = resolveTuning(opts.config, {
-    ...(spec.maxWaitTimeMs === undefined ? {} : { maxWaitTimeMs: spec.maxWaitTimeMs }),
-    ...(spec.fetchMinBytes === undefined ? {} : { fetchMinBytes: spec.fetchMinBytes }),
-    ...opts.tuning,
-  });
+  const tuning = resolveTuning(opts.config, { ...spec.tuning, ...opts.tuning });
   const logger = opts.logger.child({ component: spec.component, processor: opts.processor.name });
   const { top: store, linkCache } = processorStoreOf(opts);
   const metrics = createRuntimeMetrics(linkCache ? () => linkCache.stats() : undefined);

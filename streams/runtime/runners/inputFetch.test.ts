@@ -37,7 +37,7 @@ describe('the input fetch (runtime.inputFetch)', () => {
     const byGroup = Object.fromEntries(made.map((o) => [o.groupId, { minBytes: o.minBytes, maxWaitTimeMs: o.maxWaitTimeMs }]));
     expect(byGroup[input.groupId]).toEqual({ minBytes: 65_536, maxWaitTimeMs: 250 });
     expect(byGroup[cascade.groupId]).toEqual({ minBytes: 65_536, maxWaitTimeMs: 250 });
-    expect(byGroup[repair.groupId]?.minBytes).toBeUndefined();
+    expect(byGroup[repair.groupId]).toEqual({ minBytes: undefined, maxWaitTimeMs: 1_000 }); // its own short wait (repairInitialBackoffMs)
     for (const r of [input, repair, cascade]) await r.stop();
   });
 });
