@@ -1,6 +1,7 @@
 import { mergeByReplicaSet, type CrossPartitionLimits } from '../../sinks/cassandra/mergeByReplicaSet.ts';
 import type { BoundStatement } from '../../sinks/cassandra/cassandraSession.ts';
 import { asBuffer } from '../../sinks/cassandra/namespaceRuntime.ts';
+import { deletionStatements } from '../../sinks/cassandra/deletionStatements.ts';
 import type { NamespaceStatements } from '../../sinks/cassandra/namespaceStatements.ts';
 import { splitBatches, statementsBytes } from '../../sinks/cassandra/splitBatches.ts';
 import { consolidateMutations, type PartitionWrites } from '../../sinks/store/consolidateMutations.ts';
@@ -42,7 +43,7 @@ export function waveRequests(mutations: readonly Mutation[], o: { statementsOf: 
     const rows: BoundStatement[] = [];
     for (const g of groups) {
       const cql = o.statementsOf(g.namespace);
-      for (const d of g.deletions) rows.push({ query: cql.deleteRow, params: [d.writeTime, id, asBuffer(d.key)] });
+      rows.push(...deletionStatements(cql, id, g.deletions));
       for (const a of g.additions) rows.push({ query: cql.insert, params: [id, asBuffer(a.key), asBuffer(a.value), EMPTY, a.writeTime] });
     }
     return { id, rows, replicaSet: o.limits.maxPartitions > 1 ? o.replicaSetOf(id) : undefined, statementCount: rows.length, bytes: statementsBytes(rows) };

@@ -17,6 +17,7 @@ describe('namespaceStatements', () => {
   it('writes with the caller timestamp and reads the write time', () => {
     expect(cql.insert).toBe('INSERT INTO "edges"."links_out" (id, key, value, value_metadata) VALUES (?, ?, ?, ?) USING TIMESTAMP ?');
     expect(cql.deleteRow).toBe('DELETE FROM "edges"."links_out" USING TIMESTAMP ? WHERE id = ? AND key = ?');
+    expect(cql.deleteRows).toBe('DELETE FROM "edges"."links_out" USING TIMESTAMP ? WHERE id = ? AND key IN ?');
     expect(cql.get).toMatch(/WRITETIME\(value\) AS write_time/);
   });
 

@@ -12,6 +12,8 @@ export interface NamespaceStatements {
   readonly insert: string;
   /** [writeTime, id, key] */
   readonly deleteRow: string;
+  /** [writeTime, id, keys]: the rows of several keys, one timestamp (see `deletionStatements`). */
+  readonly deleteRows: string;
   /** [writeTime, id, boundary]: every key >= boundary. */
   readonly deleteFrom: string;
   /** [writeTime, id, boundary]: every key < boundary. */
@@ -82,6 +84,7 @@ export function namespaceStatements(keyspace: string, namespace: string): Namesp
     values: readStatements(t, VALUE_COLUMNS),
     insert: `INSERT INTO ${t} (id, key, value, value_metadata) VALUES (?, ?, ?, ?) USING TIMESTAMP ?`,
     deleteRow: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key = ?`,
+    deleteRows: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key IN ?`,
     deleteFrom: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key >= ?`,
     deleteBelow: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key < ?`,
     deleteRange: `DELETE FROM ${t} USING TIMESTAMP ? WHERE id = ? AND key >= ? AND key < ?`,

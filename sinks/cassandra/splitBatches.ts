@@ -42,9 +42,15 @@ export function statementsBytes(statements: readonly BoundStatement[]): number {
 function payloadBytes(s: BoundStatement): number {
   let bytes = STATEMENT_OVERHEAD_BYTES;
   for (const p of s.params) {
-    if (p instanceof Uint8Array) bytes += p.length;
-    else if (typeof p === 'string') bytes += p.length * 3;
-    else bytes += 8;
+    bytes += paramBytes(p);
   }
   return bytes;
+}
+
+/** A bound value's bytes; a list (a `key IN ?`) is its elements, each with a 4-byte length. */
+function paramBytes(p: unknown): number {
+  if (p instanceof Uint8Array) return p.length;
+  if (typeof p === 'string') return p.length * 3;
+  if (Array.isArray(p)) return p.reduce((sum: number, e: unknown) => sum + 4 + paramBytes(e), 0);
+  return 8;
 }

@@ -3,6 +3,7 @@ import { mapBoundedOrThrow } from '../store/mapBounded.ts';
 import { prefixEnd } from '../store/prefixEnd.ts';
 import type { BoundStatement } from './cassandraSession.ts';
 import { encodeChunkMetadata } from './chunkMetadata.ts';
+import { deletionStatements } from './deletionStatements.ts';
 import { digestOf, splitValue } from './chunkValue.ts';
 import { asBuffer, type NamespaceRuntime } from './namespaceRuntime.ts';
 import { splitBatches, statementsBytes } from './splitBatches.ts';
@@ -121,7 +122,7 @@ function addGroupStatements(
     const end = prefixEnd(prefix);
     rows.push(end === undefined ? { query: cql.deleteFrom, params: [writeTime, id, asBuffer(prefix)] } : { query: cql.deleteRange, params: [writeTime, id, asBuffer(prefix), asBuffer(end)] });
   }
-  for (const d of group.deletions) rows.push({ query: cql.deleteRow, params: [d.writeTime, id, asBuffer(d.key)] });
+  rows.push(...deletionStatements(cql, id, group.deletions));
   for (const a of group.additions) {
     if (settings.chunking && a.value.length > settings.maxInlineValueBytes) {
       const { metadata, chunks } = chunkStatements(ns, id, a);

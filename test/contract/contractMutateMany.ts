@@ -35,6 +35,24 @@ export function describeMutateMany(ctx: () => ContractContext): void {
       expect(keysOf(await everything(main, id))).toEqual(['02']);
     });
 
+    it('many keys deleted at one write time (several statements\u2019 worth) go exactly: a newer cell stays, an older put arriving later stays hidden', async () => {
+      const { store, main } = ctx();
+      const id = freshId('mm-deletes');
+      const keys = Array.from({ length: 300 }, (_, k) => b(k >> 8, k & 0xff));
+      await store.mutateMany([mutation({ namespace: 'c_main', id, writeTime: 5n, additions: keys.map((key) => ({ key, value: b(5) })) })]);
+      await main.put(id, keys[7] as Uint8Array, b(0xee), 20n);
+      await store.mutateMany([
+        mutation({ namespace: 'c_main', id, writeTime: 10n, deletions: keys.slice(0, 290) }),
+        ...keys.slice(290, 295).map((key, i) => mutation({ namespace: 'c_main', id, writeTime: 11n + BigInt(i % 2), deletions: [key] })),
+      ]);
+      await main.put(id, keys[3] as Uint8Array, b(1), 9n);
+      // Deleted at 12 (a tie the deletion wins) and at 11.
+      await main.put(id, keys[291] as Uint8Array, b(1), 12n);
+      await main.put(id, keys[292] as Uint8Array, b(1), 12n);
+      const cells = (await everything(main, id)).map((c) => `${hex(c.key)}=${hex(c.value)}@${c.writeTime}`);
+      expect(cells).toEqual(['0007=ee@20', '0124=01@12', ...keys.slice(295).map((k) => `${hex(k)}=05@5`)]);
+    });
+
     it('equal-time additions of one key keep the greater value, as separate puts would', async () => {
       const { store, main } = ctx();
       const id = freshId('mm-tie');
