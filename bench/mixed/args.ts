@@ -11,6 +11,8 @@ export interface MixedBenchArgs {
   readonly seconds: number;
   readonly warmupSeconds: number;
   readonly clients: number;
+  /** Offered load in ops/s over all clients (Poisson arrivals, LinkBench's requestrate); 0 = closed loop, each system at its own saturation. */
+  readonly rate: number;
   readonly repeats: number;
   readonly seed: number;
   readonly partitions: number;
@@ -50,6 +52,9 @@ the least work the same answers need, and PostgreSQL 15 with LinkBench's schema.
   --seconds <n>              measured seconds per request block (default ${DEFAULT_SECONDS})
   --warmup <n>               unrecorded seconds before each block (default 5)
   --clients <n>              concurrent requesters, closed loop (default 20)
+  --rate <ops/s>             offered load of all clients together: each sends at Poisson arrival times of rate ÷ clients,
+                             one op at a time, latency from the scheduled time (LinkBench's requestrate); compares the
+                             systems' latencies at one load below every system's capacity (default 0: closed loop)
   --repeats <n>              request blocks per system, interleaved (default 3)
   --seed <n>                 graph and op streams (default 1)
   --partitions <n>           input topic partitions (default 6)
@@ -67,7 +72,8 @@ the least work the same answers need, and PostgreSQL 15 with LinkBench's schema.
   --cassandra-jfr <dir>      record Cassandra with Java Flight Recorder during the count settle and the first repeat's edgestream and
                              raw blocks into <dir>; the result gets each phase's samples by thread pool and top frame (local stack only)
   --out <file>               result JSON (default bench/results/mixed-latest.json for --ids >= ${DEFAULT_IDS} and
-                             --seconds >= ${DEFAULT_SECONDS}, else bench/results/mixed-small.json)
+                             --seconds >= ${DEFAULT_SECONDS}, else bench/results/mixed-small.json; with --rate,
+                             bench/results/mixed-rate-latest.json)
 `;
 
 function numberFlag(name: string, raw: string | undefined, fallback: number, ok: (n: number) => boolean, range: string): number {
@@ -89,6 +95,7 @@ export function parseMixedArgs(argv: readonly string[]): MixedBenchArgs {
       seconds: { type: 'string' },
       warmup: { type: 'string' },
       clients: { type: 'string' },
+      rate: { type: 'string' },
       repeats: { type: 'string' },
       seed: { type: 'string' },
       partitions: { type: 'string' },
@@ -119,6 +126,7 @@ export function parseMixedArgs(argv: readonly string[]): MixedBenchArgs {
     seconds: intFlag('seconds', values.seconds, DEFAULT_SECONDS, 1),
     warmupSeconds: intFlag('warmup', values.warmup, 5, 0),
     clients: intFlag('clients', values.clients, 20, 1, 1_000),
+    rate: numberFlag('rate', values.rate, 0, (n) => n >= 0 && n <= 1_000_000, 'a number of ops/s in [0, 1000000] (0: closed loop)'),
     repeats: intFlag('repeats', values.repeats, 3, 1, 100),
     seed: intFlag('seed', values.seed, 1, 0),
     partitions: intFlag('partitions', values.partitions, 6, 1, 1_024),

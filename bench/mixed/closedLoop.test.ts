@@ -40,4 +40,16 @@ describe('runClosedLoop', () => {
     expect(r.ops + r.errors).toBeLessThan(started.length);
     expect(Math.abs(r.opsPerSecond - r.ops / r.seconds) / r.opsPerSecond).toBeLessThan(0.05); // seconds is rounded to 10 ms
   });
+
+  it('with a rate, sends about that many ops in the window whatever the op takes, and a late op\u2019s latency counts its wait', async () => {
+    const one: MixOp = { kind: 'COUNT_LINK', src: 'a' };
+    const r = await runClosedLoop({ clients: 4, rate: 400, rateSeed: 7, warmupSeconds: 0, seconds: 0.5, nextOp: () => () => one, execute: async () => {} });
+    // 200 Poisson arrivals expected: a closed loop of instant ops would run thousands.
+    expect(r.ops).toBeGreaterThan(120);
+    expect(r.ops).toBeLessThan(300);
+    // One client, ops due every ~10 ms that take 30 ms: each starts later than due, and the latency counts from the due time.
+    const slow = await runClosedLoop({ clients: 1, rate: 100, warmupSeconds: 0, seconds: 0.3, nextOp: () => () => one, execute: () => new Promise((resolve) => setTimeout(resolve, 30)) });
+    expect(slow.ops).toBeLessThan(15);
+    expect(slow.byKind.COUNT_LINK.p99Ms).toBeGreaterThan(60);
+  });
 });

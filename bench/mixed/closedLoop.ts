@@ -1,3 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createRandom } from '../../cli/workload/createRandom.ts';
+import { mix32 } from '../../cli/workload/scrambledId.ts';
 import { latencySummary, round, type LatencySummary } from '../ingest/stats.ts';
 import { OP_KINDS, type MixOp, type OpKind } from './opMix.ts';
 
@@ -22,9 +25,18 @@ export interface ClosedLoopResult {
  * `warmupSeconds` unrecorded and then `seconds` recorded. An op's latency is
  * its call's wall time; an op that throws counts as an error of its kind.
  * `onMeasureStart` runs when the recorded window opens (CPU watches start there).
+ *
+ * With `rate` (ops/s, all clients together; LinkBench's `requestrate`), each
+ * requester sends at Poisson arrival times of `rate / clients` (seeded by
+ * `rateSeed` and the client), still one op at a time, and an op's latency
+ * counts from its scheduled time: an op sent late because the one before it
+ * was slow carries that wait (no coordinated omission). So systems are
+ * compared at the same offered load, not each at its own saturation.
  */
 export async function runClosedLoop(o: {
   clients: number;
+  rate?: number;
+  rateSeed?: number;
   warmupSeconds: number;
   seconds: number;
   nextOp: (client: number) => () => MixOp;
@@ -40,11 +52,22 @@ export async function runClosedLoop(o: {
   let measuring = false;
   let done = 0;
   const progress = setInterval(() => o.onProgress?.(done, Math.max(0, (performance.now() - measureFrom) / 1000)), 1_000);
+  const perClientMs = o.rate === undefined || o.rate <= 0 ? undefined : (1000 * o.clients) / o.rate;
   const requester = async (client: number) => {
     const next = o.nextOp(client);
+    const arrivals = perClientMs === undefined ? undefined : createRandom(mix32(client, o.rateSeed ?? 1));
+    let due = t0;
     for (;;) {
-      const start = performance.now();
-      if (start >= stopAt) return;
+      if (arrivals !== undefined) {
+        due += -Math.log(1 - arrivals()) * (perClientMs as number);
+        if (due >= stopAt) return;
+        const wait = due - performance.now();
+        if (wait > 0) await sleep(wait);
+      }
+      const now = performance.now();
+      const start = arrivals === undefined ? now : due;
+      // An open loop that fell behind stops at the window's end too: the ops it did not send show as ops/s below the rate.
+      if (start >= stopAt || now >= stopAt) return;
       if (!measuring && start >= measureFrom) {
         measuring = true;
         o.onMeasureStart?.();

@@ -122,7 +122,7 @@ async function main(): Promise<void> {
       const result = buildResult({ args, started, versions, code, config: run.config, figures, machine: machine() });
       printSummary(result);
       const small = args.ids < DEFAULT_IDS || args.seconds < DEFAULT_SECONDS;
-      const out = path.resolve(REPO_ROOT, args.out ?? (small ? 'bench/results/mixed-small.json' : 'bench/results/mixed-latest.json'));
+      const out = path.resolve(REPO_ROOT, args.out ?? (args.rate > 0 ? 'bench/results/mixed-rate-latest.json' : small ? 'bench/results/mixed-small.json' : 'bench/results/mixed-latest.json'));
       fs.mkdirSync(path.dirname(out), { recursive: true });
       fs.writeFileSync(out, `${JSON.stringify(result, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
       say(`result JSON: ${path.relative(REPO_ROOT, out)}`);
@@ -252,7 +252,7 @@ async function measure(
   }
 
   const systems: SystemName[] = pg ? ['edgestream', 'raw', 'postgres'] : ['edgestream', 'raw'];
-  say(`\n── request phase: ${args.clients} clients, ${args.warmupSeconds} + ${args.seconds} s per block, ${systems.join(', ')} in rotating order; edgestream ${args.rawBeside === 'paused' ? 'paused (SIGSTOP)' : 'running'} during the anchors' blocks${pg ? ', postgres paused (SIGSTOP) outside its own' : ''} ──`);
+  say(`\n── request phase: ${args.clients} clients${args.rate > 0 ? ` offering ${fmt(args.rate)} ops/s together (Poisson arrivals)` : ''}, ${args.warmupSeconds} + ${args.seconds} s per block, ${systems.join(', ')} in rotating order; edgestream ${args.rawBeside === 'paused' ? 'paused (SIGSTOP)' : 'running'} during the anchors' blocks${pg ? ', postgres paused (SIGSTOP) outside its own' : ''} ──`);
   const pids = { ...x.pids, bench: process.pid };
   const repeats: RepeatBlocks[] = [];
   for (let r = 1; r <= args.repeats; r++) {
@@ -274,6 +274,7 @@ async function measure(
         seed: args.seed,
         accessExponent: args.accessExponent,
         clients: args.clients,
+        rate: args.rate,
         warmupSeconds: args.warmupSeconds,
         seconds: args.seconds,
         pids,

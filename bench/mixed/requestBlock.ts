@@ -8,6 +8,7 @@ import { runClosedLoop, type ClosedLoopResult } from './closedLoop.ts';
 import type { LinkGraph } from './linkGraph.ts';
 import type { MixTarget } from './mixTarget.ts';
 import { createOpStream } from './opMix.ts';
+import { mix32 } from '../../cli/workload/scrambledId.ts';
 import { serverTimings, type ServerTimings } from './serverTimings.ts';
 import { watchTreeCpu } from './processTree.ts';
 import { watchThreadPools } from '../shared/threadPoolCpu.ts';
@@ -48,6 +49,8 @@ export async function runRequestBlock(o: {
   seed: number;
   accessExponent: number;
   clients: number;
+  /** Offered ops/s of all clients together (`--rate`); 0: closed loop. */
+  rate: number;
   warmupSeconds: number;
   seconds: number;
   pids: Readonly<Record<string, number | undefined>>;
@@ -71,6 +74,9 @@ export async function runRequestBlock(o: {
   let scrapeBefore: Promise<string> | undefined;
   const loop = await runClosedLoop({
     clients: o.clients,
+    rate: o.rate,
+    // Arrivals seeded like the op streams: every system gets the same schedule in a repeat.
+    rateSeed: mix32(o.repeat, o.seed),
     warmupSeconds: o.warmupSeconds,
     seconds: o.seconds,
     nextOp: (client) => createOpStream({ graph: o.graph, accessExponent: o.accessExponent, seed: o.seed, repeat: o.repeat, client }),
