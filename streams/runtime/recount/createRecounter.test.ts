@@ -143,6 +143,38 @@ describe('createRecounter', () => {
     expect(await s.marks('s1')).toEqual([]);
   });
 
+  it('takes a partition round and round: the next take starts after the last mark taken (past the tombstones of the marks before it), then wraps to marks written in front', async () => {
+    const s = setup();
+    const one: RecountLogic = { ...logic, markPartitions: ['s0'] };
+    for (const v of ['a', 'b', 'c', 'd', 'e']) await s.mark('s0', v, 1n);
+    const slices: string[] = [];
+    const store = decorateStore(s.store, {
+      namespace: (name) => {
+        const ns = s.store.namespace(name);
+        if (name !== 'r_marks') return ns;
+        return { ...ns, slice: async (id: string, q: Parameters<typeof ns.slice>[1]) => {
+          slices.push(`${q.start === undefined ? '' : new TextDecoder().decode(q.start).replace('\u0000', '+')}..${q.end === undefined ? '' : new TextDecoder().decode(q.end).replace('\u0000', '+')}`);
+          return ns.slice(id, q);
+        } };
+      },
+    });
+    const recounter = createRecounter({ store, logic: one, logger: silentLogger, clock: s.clock, marksPerRound: 2 });
+    await recounter.runOnce();
+    expect(await s.marks('s0')).toEqual(['c', 'd', 'e']);
+    await s.mark('s0', 'a2', 2n);
+    await recounter.runOnce();
+    expect(await s.marks('s0')).toEqual(['a2', 'e']);
+    // From after d to the end (e), then from the front up to d (a2): the partition was read round once.
+    await recounter.runOnce();
+    expect(await s.marks('s0')).toEqual([]);
+    expect(slices).toEqual(['..', 'b+..', 'd+..', '..d+']);
+    // Read to the end: the next take starts at the front again.
+    await s.mark('s0', 'a', 3n);
+    await recounter.runOnce();
+    expect(slices.at(-1)).toBe('..');
+    expect(await s.marks('s0')).toEqual([]);
+  });
+
   it('recounts only the mark partitions its owner assigns to it', async () => {
     const s = setup();
     await s.mark('s0', 'a', 1n);
@@ -324,13 +356,16 @@ describe('createRecounter intents', () => {
     recounter.start();
     for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(recounter.stats()).toMatchObject({ rounds: 1, lastRoundMarks: 2 });
-    await clock.advance(60_000); // past the hold: both counted, so the round after starts at once
-    for (let i = 0; i < 50 && recounter.stats().rounds < 3; i++) await new Promise((resolve) => setImmediate(resolve));
-    expect(recounter.stats().rounds).toBe(3);
+    // Past the hold. Each take starts after the last mark taken: round 2 takes c!1 (first read: held) and a!1
+    // (counted), round 3 b!1 (counted) and c!1 (held), round 4 only c!1 (held): rounds that counted go on at once.
+    await clock.advance(60_000);
+    for (let i = 0; i < 50 && recounter.stats().rounds < 4; i++) await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(recounter.stats()).toMatchObject({ rounds: 4, lastRoundMarks: 1 });
     const stopped = recounter.stop();
     await clock.advance(60_000);
     await stopped;
-    expect(await s.marks('s0')).toEqual(['c!1']); // first read by the third round: held
+    expect(await s.marks('s0')).toEqual(['c!1']);
   });
 });
 

@@ -4,6 +4,7 @@ import { mapBounded } from '../../../sinks/store/mapBounded.ts';
 import { classifyFailure } from '../failures/classifyFailure.ts';
 import { systemClock, type Clock } from '../Clock.ts';
 import { countRowsRead } from '../store/countRowsRead.ts';
+import { keySuccessor } from '../../../sinks/store/prefixEnd.ts';
 import { describeError } from '../failures/PipelineError.ts';
 import { createIntentHold } from './intentHold.ts';
 import { sourceTally } from './recountByDelta.ts';
@@ -192,6 +193,7 @@ export function createRecounter(opts: RecounterOptions): Recounter {
     throw new RangeError(`recounter directCountMaxCells must be an integer in [0, ${Math.min(pageSize, MAX_SLICE_LIMIT) - 1}] (below pageSize), got ${directCountMaxCells}`);
   }
   let rounds = 0;
+  const cursors: TakeCursors = new Map();
   let running = false;
   let loop: Promise<void> | undefined;
   const stats = { rounds: 0, failedRounds: 0, recounted: 0, failed: 0, unsettled: 0, lastRoundMarks: 0, strandedIntents: 0 };
@@ -207,7 +209,7 @@ export function createRecounter(opts: RecounterOptions): Recounter {
     const readBefore = reads.rows();
     const owned = logic.markPartitions.filter((p) => opts.owner?.owns(p) ?? true);
     const startedMs = clock.nowMs();
-    const taken = await sweepLargeTargets(store, logic, await takeMarks(store, logic, rotated(owned, rounds++), pageSize, marksPerRound), owned, sweep);
+    const taken = await sweepLargeTargets(store, logic, await takeMarks(store, logic, rotated(owned, rounds++), pageSize, marksPerRound, cursors), owned, sweep);
     const takenMs = clock.nowMs();
     const { due, held } = intents.sort(taken, owned, clock.nowMs());
     const targets = byTarget(due);
@@ -302,24 +304,51 @@ function rotated<T>(partitions: readonly T[], round: number): T[] {
   return [...partitions.slice(at), ...partitions.slice(0, at)];
 }
 
+/**
+ * Where the next take of each mark partition starts: just after the last mark
+ * a round took there when the round stopped inside it. A take reads from
+ * there to the end and then from the front up to it, so it walks the
+ * partition round and round. Marks are deleted one by one and their row
+ * tombstones stay until compaction purges them; a take that always started at
+ * the front skipped every tombstone of the marks deleted since, which grows
+ * with the backlog (a 4 M-link load timed shard reads out). A partition read
+ * to the end in one take starts at the front again.
+ */
+type TakeCursors = Map<string, Uint8Array>;
+
 /** The marks a round took, and the partitions it read to the end. */
 export interface TakenMarks {
   readonly marks: Mark[];
   readonly completed: ReadonlySet<string>;
 }
 
-async function takeMarks(store: TwoLevelMapStore, logic: RecountLogic, partitions: readonly string[], pageSize: number, max: number): Promise<TakenMarks> {
+async function takeMarks(store: TwoLevelMapStore, logic: RecountLogic, partitions: readonly string[], pageSize: number, max: number, cursors: TakeCursors): Promise<TakenMarks> {
   const ns = store.namespace(logic.markNamespace);
   const marks: Mark[] = [];
   const completed = new Set<string>();
   for (const partition of partitions) {
-    let pageState: string | undefined;
-    do {
-      const page = await ns.slice(partition, { limit: Math.min(pageSize, max - marks.length), ...(pageState === undefined ? {} : { pageState }) });
-      for (const cell of page.cells) marks.push({ partition, key: cell.key, writeTime: cell.writeTime, target: logic.target(cell.key) });
-      pageState = page.pageState;
-    } while (pageState !== undefined && marks.length < max);
-    if (pageState === undefined) completed.add(partition);
+    const after = cursors.get(partition);
+    // After the last mark taken here, then from the front up to it (see TakeCursors).
+    const ranges = after === undefined ? [{}] : [{ start: keySuccessor(after) }, { end: keySuccessor(after) }];
+    let last: Uint8Array | undefined;
+    let readAll = true;
+    for (const range of ranges) {
+      let pageState: string | undefined;
+      do {
+        const page = await ns.slice(partition, { ...range, limit: Math.min(pageSize, max - marks.length), ...(pageState === undefined ? {} : { pageState }) });
+        for (const cell of page.cells) marks.push({ partition, key: cell.key, writeTime: cell.writeTime, target: logic.target(cell.key) });
+        last = page.cells.at(-1)?.key ?? last;
+        pageState = page.pageState;
+      } while (pageState !== undefined && marks.length < max);
+      if (pageState !== undefined || (marks.length >= max && range !== ranges.at(-1))) {
+        readAll = false;
+        break;
+      }
+    }
+    if (readAll) {
+      completed.add(partition);
+      cursors.delete(partition);
+    } else if (last !== undefined) cursors.set(partition, last);
     if (marks.length >= max) break;
   }
   return { marks, completed };
