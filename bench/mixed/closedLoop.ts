@@ -65,7 +65,8 @@ export async function runClosedLoop(o: {
         if (wait > 0) await sleep(wait);
       }
       const now = performance.now();
-      const start = arrivals === undefined ? now : due;
+      // A timer may fire up to a millisecond early: an op that starts before its time counts from its start.
+      const start = arrivals === undefined ? now : Math.min(due, now);
       // An open loop that fell behind stops at the window's end too: the ops it did not send show as ops/s below the rate.
       if (start >= stopAt || now >= stopAt) return;
       if (!measuring && start >= measureFrom) {
