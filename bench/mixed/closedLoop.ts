@@ -55,20 +55,20 @@ export async function runClosedLoop(o: {
   const perClientMs = o.rate === undefined || o.rate <= 0 ? undefined : (1000 * o.clients) / o.rate;
   const requester = async (client: number) => {
     const next = o.nextOp(client);
-    const arrivals = perClientMs === undefined ? undefined : createRandom(mix32(client, o.rateSeed ?? 1));
+    const gap = perClientMs === undefined ? undefined : poissonGaps(createRandom(mix32(client, o.rateSeed ?? 1)), perClientMs);
     let due = t0;
     for (;;) {
-      if (arrivals !== undefined) {
-        due += -Math.log(1 - arrivals()) * (perClientMs as number);
+      if (gap !== undefined) {
+        due += gap();
         if (due >= stopAt) return;
         const wait = due - performance.now();
         if (wait > 0) await sleep(wait);
       }
       const now = performance.now();
-      // A timer may fire up to a millisecond early: an op that starts before its time counts from its start.
-      const start = arrivals === undefined ? now : Math.min(due, now);
       // An open loop that fell behind stops at the window's end too: the ops it did not send show as ops/s below the rate.
-      if (start >= stopAt || now >= stopAt) return;
+      if (now >= stopAt) return;
+      // A timer may fire up to a millisecond early: an op that starts before its time counts from its start.
+      const start = gap === undefined ? now : Math.min(due, now);
       if (!measuring && start >= measureFrom) {
         measuring = true;
         o.onMeasureStart?.();
@@ -99,4 +99,9 @@ export async function runClosedLoop(o: {
     OP_KINDS.map((k) => [k, { ...latencySummary(latencies[k]), errors: errors[k].count, ...(errors[k].first === undefined ? {} : { firstError: errors[k].first }) }]),
   ) as Record<OpKind, OpFigures>;
   return { seconds: round(seconds, 2), ops: done, opsPerSecond: round(done / seconds, 1), errors: OP_KINDS.reduce((s, k) => s + errors[k].count, 0), byKind };
+}
+
+/** The gaps between Poisson arrivals of mean spacing `meanMs` (exponential), drawn from `random` in [0, 1). */
+function poissonGaps(random: () => number, meanMs: number): () => number {
+  return () => -Math.log(1 - random()) * meanMs;
 }
