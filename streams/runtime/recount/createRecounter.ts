@@ -6,7 +6,7 @@ import { systemClock, type Clock } from '../Clock.ts';
 import { countRowsRead } from '../store/countRowsRead.ts';
 import { keySuccessor } from '../../../sinks/store/prefixEnd.ts';
 import { describeError } from '../failures/PipelineError.ts';
-import { createIntentHold, markCellId } from './intentHold.ts';
+import { createIntentHold } from './intentHold.ts';
 import { sourceTally } from './recountByDelta.ts';
 import { recountDeltaTargets } from './recountDeltaTargets.ts';
 import { isUnsettled, settleCount, type Tally } from './settleCount.ts';
@@ -89,7 +89,7 @@ export interface RecountRound {
   readonly unsettled: number;
   /** Intents taken but held (not counted, kept): first seen less than `intentHoldMs` ago. */
   readonly held: number;
-  /** Cells read while the round ran (marks, counts, sources, mirrors; with the next round's marks when they were read ahead). */
+  /** Cells the round read (marks, counts, sources, mirrors). */
   readonly rowsRead: number;
   /** Wall time of the round's phases: taking the marks, counting their targets, deleting the marks counted. */
   readonly phasesMs: { readonly take: number; readonly count: number; readonly deleteMarks: number };
@@ -148,12 +148,8 @@ export interface RecounterStats {
 }
 
 export interface Recounter {
-  /**
-   * One round: take marks, recount, write counts, delete the marks that were
-   * counted. With `readAhead` (what `start()` does), a full round starts the
-   * next round's take while it counts; the next call uses it.
-   */
-  runOnce(options?: { readonly readAhead?: boolean }): Promise<RecountRound>;
+  /** One round: take marks, recount, write counts, delete the marks that were counted. */
+  runOnce(): Promise<RecountRound>;
   stats(): RecounterStats;
   /** Runs rounds every `intervalMs` until `stop()`; back to back while a backlog lasts. */
   start(): void;
@@ -208,54 +204,14 @@ export function createRecounter(opts: RecounterOptions): Recounter {
     return recountDeltaTargets(store, { ...logic, mirror }, byDelta, { pageSize, directCountMaxCells, concurrency }, t0);
   };
 
-  /**
-   * The next round's take, started while this round counts (only in the
-   * `start()` loop, under a backlog): a take is sequential slices of one mark
-   * partition, so alone it keeps one Cassandra thread and the decoding busy
-   * while the rest of the machine waits (a fifth of a round in the count
-   * settle after a bulk load). Reading marks early is safe: a round's count
-   * still starts reading after its marks were read, and `t0` is when its take
-   * started. It passes over the marks this round counts; those this round
-   * keeps (not counted) are handed to it (`carried`).
-   */
-  let prefetched: Prefetch | undefined;
-  const startTake = (owned: readonly string[], skip?: MarkSet): Prefetch => {
-    const restore = new Map(cursors);
-    const startedMs = clock.nowMs();
+  const runOnce = async (): Promise<RecountRound> => {
     const t0 = clock.nowMicros();
-    const taken = (async () => {
-      const swept = await sweepLargeTargets(store, logic, await takeMarks(store, logic, rotated(owned, rounds++), pageSize, marksPerRound, cursors, skip), owned, sweep);
-      return skip === undefined ? swept : { ...swept, marks: swept.marks.filter((m) => !skip.has(m)) };
-    })();
-    // Awaited by the round that uses it, or by discardPrefetch; never an unhandled rejection meanwhile.
-    taken.catch(() => undefined);
-    return { owned: [...owned], t0, startedMs, taken, restore, carried: [] };
-  };
-  /** Drops an unused prefetch, once its reads are done; the cursors go back to where it found them, so no mark waits a pass. */
-  const discardPrefetch = async (): Promise<void> => {
-    const p = prefetched;
-    prefetched = undefined;
-    if (p === undefined) return;
-    await p.taken.catch(() => undefined);
-    cursors.clear();
-    for (const [k, v] of p.restore) cursors.set(k, v);
-  };
-
-  const runRound = async (prefetchNext: boolean): Promise<RecountRound> => {
     const readBefore = reads.rows();
     const owned = logic.markPartitions.filter((p) => opts.owner?.owns(p) ?? true);
-    const waitedFrom = clock.nowMs();
-    if (prefetched !== undefined && !sameMembers(prefetched.owned, owned)) await discardPrefetch();
-    const take = prefetched ?? startTake(owned);
-    prefetched = undefined;
-    const { t0 } = take;
-    const startedMs = Math.max(take.startedMs, waitedFrom);
-    const read = await take.taken;
-    const taken = take.carried.length === 0 ? read : { ...read, marks: [...take.carried, ...read.marks] };
+    const startedMs = clock.nowMs();
+    const taken = await sweepLargeTargets(store, logic, await takeMarks(store, logic, rotated(owned, rounds++), pageSize, marksPerRound, cursors), owned, sweep);
     const takenMs = clock.nowMs();
     const { due, held } = intents.sort(taken, owned, clock.nowMs());
-    const next = prefetchNext && read.marks.length >= marksPerRound ? startTake(owned, new MarkSet(due)) : undefined;
-    prefetched = next;
     const targets = byTarget(due);
     const settled = await recountAll(targets, t0);
     const countedMs = clock.nowMs();
@@ -274,10 +230,6 @@ export function createRecounter(opts: RecounterOptions): Recounter {
       } else logger.warn(fields, 'recount failed; marks kept for the next round');
     });
     await deleteMarks(store, logic, done);
-    if (next !== undefined) {
-      const deleted = new Set(done); // the same objects as in due
-      for (const m of due) if (!deleted.has(m)) next.carried.push(m);
-    }
     const phasesMs = { take: takenMs - startedMs, count: countedMs - takenMs, deleteMarks: clock.nowMs() - countedMs };
     stats.strandedIntents += intents.forget(done);
     const rowsRead = reads.rows() - readBefore;
@@ -295,7 +247,7 @@ export function createRecounter(opts: RecounterOptions): Recounter {
   };
 
   return {
-    runOnce: (options) => runRound(options?.readAhead === true),
+    runOnce,
     stats: () => ({ ...stats }),
     start() {
       if (running) return;
@@ -304,16 +256,14 @@ export function createRecounter(opts: RecounterOptions): Recounter {
         while (running) {
           let backlog = false;
           try {
-            const round = await runRound(true);
+            const round = await runOnce();
             backlog = leavesBacklog(round, marksPerRound);
           } catch (e) {
             stats.failedRounds++;
             logger.error({ err: e, error: describeError(e) }, 'recount round failed');
           }
-          if (!backlog) await discardPrefetch();
           if (running && !backlog) await clock.sleep(intervalMs);
         }
-        await discardPrefetch();
       })();
     },
     async stop() {
@@ -366,46 +316,13 @@ function rotated<T>(partitions: readonly T[], round: number): T[] {
  */
 type TakeCursors = Map<string, Uint8Array>;
 
-/** A round's take, possibly started during the round before it. */
-interface Prefetch {
-  /** The partitions owned when it started: a prefetch is dropped if that changed. */
-  readonly owned: readonly string[];
-  readonly t0: bigint;
-  readonly startedMs: number;
-  readonly taken: Promise<TakenMarks>;
-  /** The take cursors before it moved them. */
-  readonly restore: ReadonlyMap<string, Uint8Array>;
-  /** Marks the round before it kept (not counted), which its take passed over: counted again first. */
-  readonly carried: Mark[];
-}
-
-/** Marks by cell (markCellId), grouped by partition so that marks of other partitions cost no lookup. */
-class MarkSet {
-  private readonly byPartition = new Map<string, Set<string>>();
-  constructor(marks: readonly Mark[]) {
-    for (const m of marks) {
-      let ids = this.byPartition.get(m.partition);
-      if (ids === undefined) this.byPartition.set(m.partition, (ids = new Set()));
-      ids.add(markCellId(m));
-    }
-  }
-  has(m: Mark): boolean {
-    return this.byPartition.get(m.partition)?.has(markCellId(m)) ?? false;
-  }
-}
-
-function sameMembers(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((x) => b.includes(x));
-}
-
 /** The marks a round took, and the partitions it read to the end. */
 export interface TakenMarks {
   readonly marks: Mark[];
   readonly completed: ReadonlySet<string>;
 }
 
-/** `skip`: marks passed over, not taken (those a round in flight is counting). */
-async function takeMarks(store: TwoLevelMapStore, logic: RecountLogic, partitions: readonly string[], pageSize: number, max: number, cursors: TakeCursors, skip?: MarkSet): Promise<TakenMarks> {
+async function takeMarks(store: TwoLevelMapStore, logic: RecountLogic, partitions: readonly string[], pageSize: number, max: number, cursors: TakeCursors): Promise<TakenMarks> {
   const ns = store.namespace(logic.markNamespace);
   const marks: Mark[] = [];
   const completed = new Set<string>();
@@ -419,10 +336,7 @@ async function takeMarks(store: TwoLevelMapStore, logic: RecountLogic, partition
       let pageState: string | undefined;
       do {
         const page = await ns.slice(partition, { ...range, limit: Math.min(pageSize, max - marks.length), ...(pageState === undefined ? {} : { pageState }) });
-        for (const cell of page.cells) {
-          const mark = { partition, key: cell.key, writeTime: cell.writeTime, target: logic.target(cell.key) };
-          if (skip?.has(mark) !== true) marks.push(mark);
-        }
+        for (const cell of page.cells) marks.push({ partition, key: cell.key, writeTime: cell.writeTime, target: logic.target(cell.key) });
         last = page.cells.at(-1)?.key ?? last;
         pageState = page.pageState;
       } while (pageState !== undefined && marks.length < max);

@@ -41,7 +41,7 @@ export function createIntentHold(logic: Pick<RecountLogic, 'isIntent'>, holdMs: 
           due.push(m);
           continue;
         }
-        const id = markCellId(m);
+        const id = markId(m);
         const at = seen.get(id)?.at ?? now;
         next.set(id, { partition: m.partition, at });
         (now - at >= holdMs ? due : held).push(m);
@@ -54,13 +54,13 @@ export function createIntentHold(logic: Pick<RecountLogic, 'isIntent'>, holdMs: 
     },
     forget(deleted) {
       let intents = 0;
-      for (const m of deleted) if (seen.delete(markCellId(m))) intents++;
+      for (const m of deleted) if (seen.delete(markId(m))) intents++;
       return intents;
     },
   };
 }
 
 /** A mark's cell as read: a rewrite at another write time is another sighting. */
-export function markCellId(m: Mark): string {
+function markId(m: Mark): string {
   return `${m.partition}\u0000${m.writeTime}\u0000${Buffer.from(m.key).toString('hex')}`;
 }
