@@ -27,6 +27,8 @@ export interface MixedBenchArgs {
   /** The PostgreSQL 15 anchor: `on` fails when it cannot run, `auto` (no flag) runs it when the server binaries are found. */
   readonly postgres: 'auto' | 'on' | 'off';
   readonly keep: boolean;
+  /** Config `runtime` fields for edgestream's processes, over the defaults (validated by the config's own schema when the run starts). */
+  readonly runtime: Readonly<Record<string, unknown>>;
   readonly out: string | undefined;
   /** Directory for V8 CPU profiles of the processor and server children (`--cpu-prof`). */
   readonly cpuProfDir: string | undefined;
@@ -67,6 +69,8 @@ the least work the same answers need, and PostgreSQL 15 with LinkBench's schema.
                              anchor (raw, postgres) runs, one system up at a time; running: they keep running beside it
   --postgres <on|off>        the PostgreSQL 15 anchor (own server, started for its phases, paused otherwise; default: on
                              when the postgres and initdb binaries are found, else skipped with the reason; on: fail then)
+  --runtime <json>           config \`runtime\` fields for edgestream's processes, e.g. '{"background":{"maxConcurrency":4}}'
+                             (default: the config's defaults; recorded in the result's config)
   --keep                     keep the keyspaces and topics (default: drop/delete them)
   --cpu-prof <dir>           write V8 CPU profiles of the processor and server children to <dir> (node --cpu-prof; open in Chrome DevTools)
   --cassandra-jfr <dir>      record Cassandra with Java Flight Recorder during the count settle and the first repeat's edgestream and
@@ -75,6 +79,18 @@ the least work the same answers need, and PostgreSQL 15 with LinkBench's schema.
                              --seconds >= ${DEFAULT_SECONDS}, else bench/results/mixed-small.json; with --rate,
                              bench/results/mixed-rate-latest.json)
 `;
+
+function runtimeFlag(raw: string | undefined): Record<string, unknown> {
+  if (raw === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (e) {
+    throw new Error(`--runtime must be a JSON object of config runtime fields: ${(e as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`--runtime must be a JSON object of config runtime fields, got ${raw}`);
+  return parsed as Record<string, unknown>;
+}
 
 function numberFlag(name: string, raw: string | undefined, fallback: number, ok: (n: number) => boolean, range: string): number {
   if (raw === undefined) return fallback;
@@ -107,6 +123,7 @@ export function parseMixedArgs(argv: readonly string[]): MixedBenchArgs {
       'raw-beside': { type: 'string' },
       postgres: { type: 'string' },
       keep: { type: 'boolean', default: false },
+      runtime: { type: 'string' },
       out: { type: 'string' },
       'cpu-prof': { type: 'string' },
       'cassandra-jfr': { type: 'string' },
@@ -138,6 +155,7 @@ export function parseMixedArgs(argv: readonly string[]): MixedBenchArgs {
     rawBeside,
     postgres,
     keep: values.keep ?? false,
+    runtime: runtimeFlag(values.runtime),
     out: values.out,
     cpuProfDir: values['cpu-prof'],
     cassandraJfrDir: values['cassandra-jfr'],

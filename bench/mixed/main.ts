@@ -91,7 +91,7 @@ async function main(): Promise<void> {
 
     // A paused consumer must not be dropped from its group: the session outlasts a raw block.
     const sessionTimeoutMs = Math.min(1_800_000, Math.max(30_000, (args.seconds + args.warmupSeconds + 60) * 1000));
-    const run = await createBenchRun({ admin, registry, endpoints, id: newRunId('m'), configInput: { edgeTypes: [{ name: EDGE_TYPE }], topics: { partitions: args.partitions }, runtime: { sessionTimeoutMs } }, log: say });
+    const run = await createBenchRun({ admin, registry, endpoints, id: newRunId('m'), configInput: { edgeTypes: [{ name: EDGE_TYPE }], topics: { partitions: args.partitions }, runtime: { ...args.runtime, sessionTimeoutMs } }, log: say });
     live.run = run;
     live.keep = args.keep;
     live.rawKeyspace = `${run.config.cassandra.keyspace}_raw`;
