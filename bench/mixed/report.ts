@@ -76,17 +76,24 @@ const perKindRate = (b: BlockResult, k: (typeof OP_KINDS)[number]) => b.byKind[k
 
 /** The median over blocks of the server's own mean per route (200s), per reader operation (ok) and its partition reads. */
 function serverSide(blocks: readonly BlockResult[]) {
-  const medians = (pick: (t: ServerTimings) => readonly MeanOver[], keep: (labels: string) => string | undefined) => {
+  const medians = (pick: (t: ServerTimings) => readonly MeanOver[], keep: (labels: string) => string | undefined, value: (m: MeanOver) => number | undefined = (m) => m.mean, digits = 2) => {
     const by = new Map<string, number[]>();
     for (const b of blocks) for (const m of b.server ? pick(b.server) : []) {
       const key = keep(m.labels);
-      if (key !== undefined) by.set(key, [...(by.get(key) ?? []), m.mean]);
+      const v = value(m);
+      if (key !== undefined && v !== undefined) by.set(key, [...(by.get(key) ?? []), v]);
     }
-    return Object.fromEntries([...by].map(([k, xs]) => [k, round(median(xs), 2)]));
+    return Object.fromEntries([...by].map(([k, xs]) => [k, round(median(xs), digits)]));
   };
+  const route = (l: string) => (labelValue(l, 'status') === '200' && labelValue(l, 'route') !== '/metrics' ? labelValue(l, 'route') : undefined);
+  const operation = (l: string) => (labelValue(l, 'outcome') === 'ok' ? labelValue(l, 'operation') : undefined);
   return {
-    httpMs: medians((t) => t.httpMs, (l) => (labelValue(l, 'status') === '200' && labelValue(l, 'route') !== '/metrics' ? labelValue(l, 'route') : undefined)),
-    readerMs: medians((t) => t.readerMs, (l) => (labelValue(l, 'outcome') === 'ok' ? labelValue(l, 'operation') : undefined)),
+    httpMs: medians((t) => t.httpMs, route),
+    /** Shares of requests the server itself took more than 10 ms, and 50 ms, over: where a client's p99 comes from. */
+    httpOver10Ms: medians((t) => t.httpMs, route, (m) => m.over10Ms, 4),
+    httpOver50Ms: medians((t) => t.httpMs, route, (m) => m.over50Ms, 4),
+    readerMs: medians((t) => t.readerMs, operation),
+    readerOver10Ms: medians((t) => t.readerMs, operation, (m) => m.over10Ms, 4),
     readerQueries: medians((t) => t.readerQueries, (l) => labelValue(l, 'operation')),
   };
 }
@@ -234,6 +241,7 @@ export function printSummary(r: MixedBenchResult): void {
       : []),
     `  write → visible (edgestream, ack → a GET sees it): p50 ${list(s.writeVisible.p50Ms, 0)} ms, p99 ${list(s.writeVisible.p99Ms, 0)} ms; ${s.writeVisible.samples} samples, ${s.writeVisible.notSeen} not seen within 30 s (target p99 ≤ ${TARGETS.writeVisibleP99Ms} ms: ${s.writeVisible.p99Ms.median <= TARGETS.writeVisibleP99Ms ? 'met' : 'MISSED'})`,
     `  edgestream serve's own mean per request (its /metrics, 200s): ${Object.entries(s.edgestream.server.httpMs).map(([k, v]) => `${k} ${fmt(v, 1)} ms`).join(', ')}; reader calls ${Object.entries(s.edgestream.server.readerMs).map(([k, v]) => `${k} ${fmt(v, 1)} ms (${fmt(s.edgestream.server.readerQueries[k] ?? NaN, 2)} queries)`).join(', ')}`,
+    `  edgestream serve's own tail: requests over 10 ms / over 50 ms ${Object.entries(s.edgestream.server.httpOver10Ms).map(([k, v]) => `${k} ${fmt(v * 100, 2)} % / ${fmt((s.edgestream.server.httpOver50Ms[k] ?? NaN) * 100, 2)} %`).join(', ')}; reader calls over 10 ms ${Object.entries(s.edgestream.server.readerOver10Ms).map(([k, v]) => `${k} ${fmt(v * 100, 2)} %`).join(', ')}`,
     `  CPU ms per op  edgestream: ${cpuLine(s.edgestream.cpuMsPerOp)}`,
     `                 raw:        ${cpuLine(s.raw.cpuMsPerOp)}`,
     ...(pg ? [`                 postgres:   ${cpuLine(pg.postgres.cpuMsPerOp)}`] : []),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { histogramTotals, labelValue, meansBetween } from './serverTimings.ts';
+import { bucketCounts, histogramTotals, labelValue, meansBetween } from './serverTimings.ts';
 
 const scrape = (sum: number, count: number, other = 0) => `# HELP edgestream_read_duration_seconds reader call latency
 # TYPE edgestream_read_duration_seconds histogram
@@ -20,6 +20,30 @@ describe('histogramTotals / meansBetween', () => {
 
   it('gives the mean of what was observed between two scrapes, leaving out label sets with nothing new', () => {
     expect(meansBetween(scrape(1.5, 10, 4), scrape(3.5, 30, 4), 'edgestream_read_duration_seconds', 1000)).toEqual([{ labels: 'operation="out",outcome="ok"', count: 20, mean: 100 }]);
+  });
+});
+
+describe('the tail from the buckets', () => {
+  const tail = (within10: number, within50: number, count: number) => `edgestream_http_request_duration_seconds_bucket{le="0.01",method="GET",route="/r",status="200"} ${within10}
+edgestream_http_request_duration_seconds_bucket{le="0.05",method="GET",route="/r",status="200"} ${within50}
+edgestream_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/r",status="200"} ${count}
+edgestream_http_request_duration_seconds_sum{method="GET",route="/r",status="200"} ${count * 0.004}
+edgestream_http_request_duration_seconds_count{method="GET",route="/r",status="200"} ${count}
+`;
+
+  it('reads one bound of a histogram per label set, the bound left out of the labels', () => {
+    expect(bucketCounts(tail(8, 9, 10), 'edgestream_http_request_duration_seconds', '0.05')).toEqual(new Map([['method="GET",route="/r",status="200"', 9]]));
+  });
+
+  it('gives the shares above 10 and 50 ms of what was observed between two scrapes', () => {
+    // Between the scrapes: 100 requests, 90 within 10 ms, 98 within 50 ms.
+    const [m] = meansBetween(tail(8, 9, 10), tail(98, 107, 110), 'edgestream_http_request_duration_seconds', 1000);
+    expect(m).toMatchObject({ count: 100, over10Ms: 0.1, over50Ms: 0.02 });
+  });
+
+  it('gives no share when the histogram has no such bound, or is not in seconds', () => {
+    expect(meansBetween(scrape(1.5, 10), scrape(3.5, 30), 'edgestream_read_duration_seconds', 1000)[0]).not.toHaveProperty('over10Ms');
+    expect(meansBetween(tail(8, 9, 10), tail(98, 107, 110), 'edgestream_http_request_duration_seconds')[0]).not.toHaveProperty('over10Ms');
   });
 });
 

@@ -15,6 +15,20 @@ export function histogramTotals(exposition: string, name: string): Map<string, {
   return totals;
 }
 
+/** `<name>_bucket` counts of a histogram at the bound `le`, per label set without `le` (the text inside the braces). */
+export function bucketCounts(exposition: string, name: string, le: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  const line = new RegExp(`^${name}_bucket\\{([^}]*)\\} (\\S+)$`);
+  for (const text of exposition.split('\n')) {
+    const m = line.exec(text);
+    if (!m) continue;
+    const labels = (m[1] ?? '').split(',');
+    if (!labels.includes(`le="${le}"`)) continue;
+    counts.set(labels.filter((l) => !l.startsWith('le=')).join(','), Number(m[2]));
+  }
+  return counts;
+}
+
 /** The value of one label in a label set's text (`route="/v1/x",status="200"`). */
 export const labelValue = (labels: string, name: string): string | undefined => new RegExp(`(?:^|,)${name}="([^"]*)"`).exec(labels)?.[1];
 
@@ -22,16 +36,30 @@ export interface MeanOver {
   readonly labels: string;
   readonly count: number;
   readonly mean: number;
+  /** Shares of the observations above 10 ms and above 50 ms (latency histograms only): where the tail is. */
+  readonly over10Ms?: number;
+  readonly over50Ms?: number;
 }
 
-/** Per label set, what was observed between two scrapes: how many, and their mean (× `scale`). */
+/**
+ * Per label set, what was observed between two scrapes: how many, and their mean (× `scale`);
+ * for a histogram in seconds (`scale` 1000) also the shares above 10 and 50 ms.
+ */
 export function meansBetween(before: string, after: string, name: string, scale = 1): MeanOver[] {
   const a = histogramTotals(before, name);
+  const seconds = scale === 1000;
+  const within = (le: string) => ({ before: bucketCounts(before, name, le), after: bucketCounts(after, name, le) });
+  const [ms10, ms50] = seconds ? [within('0.01'), within('0.05')] : [undefined, undefined];
   return [...histogramTotals(after, name)]
     .map(([labels, t]) => {
       const b = a.get(labels) ?? { sum: 0, count: 0 };
       const count = t.count - b.count;
-      return { labels, count, mean: count > 0 ? round(((t.sum - b.sum) / count) * scale, 2) : Number.NaN };
+      const over = (w: typeof ms10) => {
+        const at = w?.after.get(labels);
+        return w === undefined || at === undefined || count <= 0 ? undefined : round((count - (at - (w.before.get(labels) ?? 0))) / count, 4);
+      };
+      const [over10Ms, over50Ms] = [over(ms10), over(ms50)];
+      return { labels, count, mean: count > 0 ? round(((t.sum - b.sum) / count) * scale, 2) : Number.NaN, ...(over10Ms === undefined ? {} : { over10Ms }), ...(over50Ms === undefined ? {} : { over50Ms }) };
     })
     .filter((x) => x.count > 0);
 }
