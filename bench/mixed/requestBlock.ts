@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { JfrProfile } from '../shared/cassandraJfr.ts';
 import type cassandra from 'cassandra-driver';
 import { opsDelta, perEvent, tableOps } from '../ingest/cassandraOps.ts';
@@ -33,6 +34,8 @@ export interface BlockResult extends ClosedLoopResult {
   readonly visibility?: VisibilityFigures;
   /** edgestream only: what the server measured itself over the window (its /metrics). */
   readonly server?: ServerTimings;
+  /** The bench process's own event-loop delay over the window (ms): a stalled client loop delays every op it sends or reads. */
+  readonly benchLoopDelayMs: { readonly p50: number; readonly p99: number; readonly max: number };
 }
 
 /**
@@ -72,6 +75,7 @@ export async function runRequestBlock(o: {
   const ks = o.cassandra;
   let ops0 = ks && (await tableOps(ks.cql, ks.keyspace));
   let scrapeBefore: Promise<string> | undefined;
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   const loop = await runClosedLoop({
     clients: o.clients,
     rate: o.rate,
@@ -88,9 +92,13 @@ export async function runRequestBlock(o: {
       o.probe?.startRecording();
       if (ks) void tableOps(ks.cql, ks.keyspace).then((t) => (ops0 = t));
       scrapeBefore = o.scrapeServer?.();
+      loopDelay.enable();
     },
     onProgress: (done, s) => o.status.update(`${o.label}: ${s < 0.5 ? 'warming up' : `${s.toFixed(0)}/${o.seconds} s, ${fmt(done)} ops (${fmt(done / Math.max(1, s))}/s)`}`),
   });
+  loopDelay.disable();
+  const delayMs = (ns: number) => round(ns / 1e6, 2);
+  const benchLoopDelayMs = { p50: delayMs(loopDelay.percentile(50)), p99: delayMs(loopDelay.percentile(99)), max: delayMs(loopDelay.max) };
   const watched = (watch as CpuWatch).stop();
   const pools = poolWatches.map(([name, w]) => [name, w.stop()] as const);
   const trees = Object.fromEntries(treeWatches.flatMap(([name, w]) => {
@@ -105,5 +113,5 @@ export async function runRequestBlock(o: {
   const msPerOp = (cores: number) => round((cores * cpu.wallSeconds * 1000) / Math.max(1, loop.ops), 3);
   const cpuMsPerOp = Object.fromEntries(Object.entries(cpu.coresByProcess).map(([name, cores]) => [name, msPerOp(cores)]));
   const cpuMsPerOpByThreadPool = pools.length === 0 ? undefined : Object.fromEntries(pools.map(([name, byPool]) => [name, Object.fromEntries(Object.entries(byPool).map(([pool, cores]) => [pool, msPerOp(cores)]))]));
-  return { system: o.system, ...loop, cpu, cpuMsPerOp, ...(cpuMsPerOpByThreadPool ? { cpuMsPerOpByThreadPool } : {}), ...(cassandraOps ? { cassandraOpsPerOp: cassandraOps } : {}), ...(visibility ? { visibility } : {}), ...(server ? { server } : {}) };
+  return { system: o.system, ...loop, cpu, cpuMsPerOp, ...(cpuMsPerOpByThreadPool ? { cpuMsPerOpByThreadPool } : {}), ...(cassandraOps ? { cassandraOpsPerOp: cassandraOps } : {}), ...(visibility ? { visibility } : {}), ...(server ? { server } : {}), benchLoopDelayMs };
 }

@@ -68,7 +68,7 @@ export function meansBetween(before: string, after: string, name: string, scale 
  * What `edgestream serve` itself measured over a window, from its /metrics:
  * mean time per request by route and status (fastify's view: from the
  * request's parsing to the reply), mean reader call time by operation, and
- * mean partition reads per reader call. Beside the client's latency this
+ * mean partition reads per reader call, and its garbage collections. Beside the client's latency this
  * splits an op's time into the server's own and what lies outside it
  * (sockets, the client, the event loop's queue).
  */
@@ -77,6 +77,8 @@ export function serverTimings(before: string, after: string) {
     httpMs: meansBetween(before, after, 'edgestream_http_request_duration_seconds', 1000),
     readerMs: meansBetween(before, after, 'edgestream_read_duration_seconds', 1000),
     readerQueries: meansBetween(before, after, 'edgestream_read_queries'),
+    /** The server's garbage collections by kind (prom-client's default metrics): a pause stalls every request in flight. */
+    gcMs: meansBetween(before, after, 'nodejs_gc_duration_seconds', 1000),
   };
 }
 
