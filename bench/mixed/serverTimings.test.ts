@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketCounts, histogramTotals, labelValue, meansBetween } from './serverTimings.ts';
+import { bucketCounts, gaugeValue, histogramTotals, labelValue, meansBetween } from './serverTimings.ts';
 
 const scrape = (sum: number, count: number, other = 0) => `# HELP edgestream_read_duration_seconds reader call latency
 # TYPE edgestream_read_duration_seconds histogram
@@ -44,6 +44,14 @@ edgestream_http_request_duration_seconds_count{method="GET",route="/r",status="2
   it('gives no share when the histogram has no such bound, or is not in seconds', () => {
     expect(meansBetween(scrape(1.5, 10), scrape(3.5, 30), 'edgestream_read_duration_seconds', 1000)[0]).not.toHaveProperty('over10Ms');
     expect(meansBetween(tail(8, 9, 10), tail(98, 107, 110), 'edgestream_http_request_duration_seconds')[0]).not.toHaveProperty('over10Ms');
+  });
+});
+
+describe('gaugeValue', () => {
+  it('reads an unlabelled gauge, scaled, and NaN when it is missing', () => {
+    const text = '# TYPE nodejs_eventloop_lag_p99_seconds gauge\nnodejs_eventloop_lag_p99_seconds 0.0125\nnodejs_eventloop_lag_p99_seconds_other 9\n';
+    expect(gaugeValue(text, 'nodejs_eventloop_lag_p99_seconds', 1000)).toBe(12.5);
+    expect(gaugeValue(text, 'nodejs_eventloop_lag_max_seconds')).toBeNaN();
   });
 });
 

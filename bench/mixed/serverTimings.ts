@@ -29,6 +29,12 @@ export function bucketCounts(exposition: string, name: string, le: string): Map<
   return counts;
 }
 
+/** An unlabelled gauge's value (× `scale`), or NaN when absent. */
+export function gaugeValue(exposition: string, name: string, scale = 1): number {
+  const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(exposition);
+  return m ? round(Number(m[1]) * scale, 2) : Number.NaN;
+}
+
 /** The value of one label in a label set's text (`route="/v1/x",status="200"`). */
 export const labelValue = (labels: string, name: string): string | undefined => new RegExp(`(?:^|,)${name}="([^"]*)"`).exec(labels)?.[1];
 
@@ -79,6 +85,8 @@ export function serverTimings(before: string, after: string) {
     readerQueries: meansBetween(before, after, 'edgestream_read_queries'),
     /** The server's garbage collections by kind (prom-client's default metrics): a pause stalls every request in flight. */
     gcMs: meansBetween(before, after, 'nodejs_gc_duration_seconds', 1000),
+    /** Its event loop's delay since the scrape before (prom-client resets it at each scrape), ms: work queued behind a busy or paused loop. */
+    loopDelayMs: { p99: gaugeValue(after, 'nodejs_eventloop_lag_p99_seconds', 1000), max: gaugeValue(after, 'nodejs_eventloop_lag_max_seconds', 1000) },
   };
 }
 
