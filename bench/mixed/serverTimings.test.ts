@@ -41,9 +41,11 @@ edgestream_http_request_duration_seconds_count{method="GET",route="/r",status="2
     expect(m).toMatchObject({ count: 100, over10Ms: 0.1, over50Ms: 0.02 });
   });
 
-  it('gives no share when the histogram has no such bound, or is not in seconds', () => {
+  it('gives no share where the histogram has no bucket at that bound (a latency without it, a count)', () => {
     expect(meansBetween(scrape(1.5, 10), scrape(3.5, 30), 'edgestream_read_duration_seconds', 1000)[0]).not.toHaveProperty('over10Ms');
-    expect(meansBetween(tail(8, 9, 10), tail(98, 107, 110), 'edgestream_http_request_duration_seconds')[0]).not.toHaveProperty('over10Ms');
+    const queries = (n: number) => `edgestream_read_queries_bucket{le="1",operation="out"} ${n}\nedgestream_read_queries_sum{operation="out"} ${n}\nedgestream_read_queries_count{operation="out"} ${n}\n`;
+    const [m] = meansBetween(queries(10), queries(30), 'edgestream_read_queries');
+    expect(m).toEqual({ labels: 'operation="out"', count: 20, mean: 1 });
   });
 });
 

@@ -49,20 +49,19 @@ export interface MeanOver {
 
 /**
  * Per label set, what was observed between two scrapes: how many, and their mean (× `scale`);
- * for a histogram in seconds (`scale` 1000) also the shares above 10 and 50 ms.
+ * where the histogram has buckets at 0.01 and 0.05 (seconds), the shares above 10 and 50 ms.
  */
 export function meansBetween(before: string, after: string, name: string, scale = 1): MeanOver[] {
   const a = histogramTotals(before, name);
-  const seconds = scale === 1000;
   const within = (le: string) => ({ before: bucketCounts(before, name, le), after: bucketCounts(after, name, le) });
-  const [ms10, ms50] = seconds ? [within('0.01'), within('0.05')] : [undefined, undefined];
+  const [ms10, ms50] = [within('0.01'), within('0.05')];
   return [...histogramTotals(after, name)]
     .map(([labels, t]) => {
       const b = a.get(labels) ?? { sum: 0, count: 0 };
       const count = t.count - b.count;
       const over = (w: typeof ms10) => {
-        const at = w?.after.get(labels);
-        return w === undefined || at === undefined || count <= 0 ? undefined : round((count - (at - (w.before.get(labels) ?? 0))) / count, 4);
+        const at = w.after.get(labels);
+        return at === undefined || count <= 0 ? undefined : round((count - (at - (w.before.get(labels) ?? 0))) / count, 4);
       };
       const [over10Ms, over50Ms] = [over(ms10), over(ms50)];
       return { labels, count, mean: count > 0 ? round(((t.sum - b.sum) / count) * scale, 2) : Number.NaN, ...(over10Ms === undefined ? {} : { over10Ms }), ...(over50Ms === undefined ? {} : { over50Ms }) };
