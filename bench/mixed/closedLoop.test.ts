@@ -28,6 +28,8 @@ describe('runClosedLoop', () => {
       onMeasureStart: () => (measureStartedAt = performance.now()),
     });
     expect(maxInFlight).toBe(3);
+    // A closed loop has no due times: its figures are the ops' own, and no separate service time.
+    expect(r.byKind.GET_LINKS_LIST.service).toBeUndefined();
     expect(measureStartedAt).toBeGreaterThan(0);
     const recorded = OP_KINDS.reduce((s, k) => s + r.byKind[k].samples, 0);
     expect(recorded).toBe(r.ops);
@@ -53,5 +55,9 @@ describe('runClosedLoop', () => {
     const slow = await runClosedLoop({ clients: 1, rate: 100, warmupSeconds: 0, seconds: 0.3, nextOp: () => () => one, execute: () => new Promise((resolve) => setTimeout(resolve, 30)) });
     expect(slow.ops).toBeLessThan(15);
     expect(slow.byKind.COUNT_LINK.p99Ms).toBeGreaterThan(60);
+    // ...while the op's own time, from when it was sent, stays the 30 ms it takes.
+    expect(slow.byKind.COUNT_LINK.service?.p99Ms).toBeGreaterThanOrEqual(29);
+    expect(slow.byKind.COUNT_LINK.service?.p99Ms).toBeLessThan(50);
+    expect(r.byKind.COUNT_LINK.service).toBeDefined();
   });
 });

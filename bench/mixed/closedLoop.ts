@@ -7,6 +7,11 @@ import { OP_KINDS, type MixOp, type OpKind } from './opMix.ts';
 export interface OpFigures extends LatencySummary {
   readonly errors: number;
   readonly firstError?: string;
+  /**
+   * With a rate: the op's own time, from when it was sent (the figures above count from when it was due).
+   * Their difference is the wait behind the requester's previous op (LinkBench runs one op at a time per requester).
+   */
+  readonly service?: { readonly p50Ms: number; readonly p99Ms: number };
 }
 
 export interface ClosedLoopResult {
@@ -45,6 +50,7 @@ export async function runClosedLoop(o: {
   onProgress?: (done: number, elapsedSeconds: number) => void;
 }): Promise<ClosedLoopResult> {
   const latencies = Object.fromEntries(OP_KINDS.map((k) => [k, [] as number[]])) as Record<OpKind, number[]>;
+  const serviceMs = Object.fromEntries(OP_KINDS.map((k) => [k, [] as number[]])) as Record<OpKind, number[]>;
   const errors = Object.fromEntries(OP_KINDS.map((k) => [k, { count: 0, first: undefined as string | undefined }])) as Record<OpKind, { count: number; first: string | undefined }>;
   const t0 = performance.now();
   const measureFrom = t0 + o.warmupSeconds * 1000;
@@ -78,7 +84,9 @@ export async function runClosedLoop(o: {
       try {
         await o.execute(op);
         if (recorded) {
-          latencies[op.kind].push(performance.now() - start);
+          const end = performance.now();
+          latencies[op.kind].push(end - start);
+          serviceMs[op.kind].push(end - now);
           done++;
         }
       } catch (e) {
@@ -95,8 +103,15 @@ export async function runClosedLoop(o: {
     clearInterval(progress);
   }
   const seconds = (performance.now() - measureFrom) / 1000;
+  const service = (k: OpKind) => {
+    const { p50Ms, p99Ms } = latencySummary(serviceMs[k]);
+    return { service: { p50Ms, p99Ms } };
+  };
   const byKind = Object.fromEntries(
-    OP_KINDS.map((k) => [k, { ...latencySummary(latencies[k]), errors: errors[k].count, ...(errors[k].first === undefined ? {} : { firstError: errors[k].first }) }]),
+    OP_KINDS.map((k) => [
+      k,
+      { ...latencySummary(latencies[k]), errors: errors[k].count, ...(errors[k].first === undefined ? {} : { firstError: errors[k].first }), ...(perClientMs === undefined ? {} : service(k)) },
+    ]),
   ) as Record<OpKind, OpFigures>;
   return { seconds: round(seconds, 2), ops: done, opsPerSecond: round(done / seconds, 1), errors: OP_KINDS.reduce((s, k) => s + errors[k].count, 0), byKind };
 }

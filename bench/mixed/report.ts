@@ -98,6 +98,16 @@ function serverSide(blocks: readonly BlockResult[]) {
   };
 }
 
+/**
+ * With a rate, the p99s above count from when an op was due; these count from when it was sent, so the
+ * difference is the wait behind the same requester's previous op (a slow write delays the read after it).
+ */
+function serviceLines(systems: readonly (readonly [string, Readonly<Record<string, { readonly serviceP99Ms?: AcrossRepeats }>>])[]): string[] {
+  const kinds = ['GET_LINKS_LIST', 'MULTIGET_LINK', 'ADD_LINK'];
+  if (systems.some(([, byKind]) => kinds.some((k) => byKind[k]?.serviceP99Ms === undefined))) return [];
+  return [`    p99 from when sent (not due): ${kinds.map((k) => `${k} ${systems.map(([name, byKind]) => `${name} ${list(byKind[k]?.serviceP99Ms as AcrossRepeats, 2)}`).join(', ')} ms`).join('; ')}`];
+}
+
 /** Server → thread pool → median over the blocks of its CPU ms per op (a pool missing from a block counts 0 there), largest first. */
 export function threadPoolMedians(blocks: readonly BlockResult[]): Record<string, Record<string, number>> {
   const servers = [...new Set(blocks.flatMap((b) => Object.keys(b.cpuMsPerOpByThreadPool ?? {})))];
@@ -113,7 +123,12 @@ function summariseSystem(blocks: readonly BlockResult[]) {
   return {
     opsPerSecond: over(blocks, (b) => b.opsPerSecond),
     errors: blocks.reduce((s, b) => s + b.errors, 0),
-    byKind: Object.fromEntries(OP_KINDS.map((k) => [k, { p50Ms: over(blocks, (b) => b.byKind[k].p50Ms), p99Ms: over(blocks, (b) => b.byKind[k].p99Ms), opsPerSecond: over(blocks, (b) => perKindRate(b, k)) }])),
+    byKind: Object.fromEntries(
+      OP_KINDS.map((k) => {
+        const service = blocks.every((b) => b.byKind[k].service !== undefined) ? { serviceP99Ms: over(blocks, (b) => b.byKind[k].service?.p99Ms ?? NaN) } : {};
+        return [k, { p50Ms: over(blocks, (b) => b.byKind[k].p50Ms), p99Ms: over(blocks, (b) => b.byKind[k].p99Ms), ...service, opsPerSecond: over(blocks, (b) => perKindRate(b, k)) }];
+      }),
+    ),
     cpuMsPerOp: Object.fromEntries(processes.map((p) => [p, round(median(blocks.map((b) => b.cpuMsPerOp[p] ?? 0)), 3)])),
     cpuMsPerOpByThreadPool: threadPoolMedians(blocks),
     cassandraReadsPerOp: round(median(blocks.flatMap((b) => (b.cassandraOpsPerOp ? [b.cassandraOpsPerOp.totalReads] : []))), 2),
@@ -236,6 +251,7 @@ export function printSummary(r: MixedBenchResult): void {
     }),
     `    all ops/s: edgestream ${list(s.edgestream.opsPerSecond)} (${s.edgestream.errors} errors); raw ${list(s.raw.opsPerSecond)} (${s.raw.errors} errors)${pg ? `; postgres ${list(pg.postgres.opsPerSecond)} (${pg.postgres.errors} errors)` : ''}; edgestream ÷ raw ${list(s.edgestream_vs_raw.opsPerSecond, 3)}${pg ? `; edgestream ÷ postgres ${list(pg.edgestream_vs_postgres.opsPerSecond, 3)}; raw ÷ postgres ${list(pg.raw_vs_postgres.opsPerSecond, 3)}` : ''}`,
     `    GET_LINKS_LIST p99 per repeat: edgestream ${list(s.edgestream.byKind['GET_LINKS_LIST']!.p99Ms, 2)} ms; raw ${list(s.raw.byKind['GET_LINKS_LIST']!.p99Ms, 2)} ms${pg ? `; postgres ${list(pg.postgres.byKind['GET_LINKS_LIST']!.p99Ms, 2)} ms` : ''}`,
+    ...serviceLines([['edgestream', s.edgestream.byKind], ['raw', s.raw.byKind], ...(pg ? [['postgres', pg.postgres.byKind] as const] : [])]),
     ...(pg
       ? [`  vs postgres    ${Object.entries(pg.postgresTargets).map(([k, t]) => `${k === 'opsPerSecond' ? 'edgestream ÷ postgres ops/s' : `${k.replace('_p99', ' p99')} × postgres's`} ${fmt(t.median, 2)} (target ${k === 'opsPerSecond' ? '≥' : '≤'} ${t.target}: ${t.met ? 'met' : 'MISSED'})`).join('; ')}`]
       : []),
