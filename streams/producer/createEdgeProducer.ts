@@ -27,9 +27,9 @@ export interface SentMutation extends RecordCoordinates {
  * was given before gets that call's `eventTime` (a retry must not move later
  * than a removal made since) — keys the record by the edge's src (the
  * vertex for removeNode), and resolves when Kafka acknowledged it (acks=all,
- * idempotent producer). Calls are batched: a batch goes out when full or after
- * `lingerMs`, so awaiting each call in turn costs a linger per call; issue
- * calls concurrently and `flush()` for throughput.
+ * idempotent producer). Calls are batched: a batch goes out when full, or
+ * when the batch before it was acknowledged (or after `lingerMs` when one is
+ * set); issue calls concurrently and `flush()` for throughput.
  */
 export interface EdgeProducer {
   /** Each call resolves with the record's ids and its topic, partition and offset (a read-your-writes token). */
@@ -61,7 +61,11 @@ export interface EdgeProducerOptions {
   readonly config: EdgestreamConfig;
   readonly clock?: Clock;
   readonly newMutationId?: () => string;
-  /** Default 5 ms. */
+  /**
+   * How long a batch's first call may wait for more. Default 0: a batch goes out as soon as the one
+   * before it was acknowledged (calls made meanwhile go together), so an awaited call costs one round
+   * trip and no timer, and concurrent calls still share requests.
+   */
   readonly lingerMs?: number;
   /** Default 500. */
   readonly maxBatchMessages?: number;
@@ -121,7 +125,7 @@ export function createEdgeProducer(opts: EdgeProducerOptions): EdgeProducer {
   const buffer = createSendBuffer<RecordCoordinates>({
     send,
     clock,
-    lingerMs: opts.lingerMs ?? 5,
+    lingerMs: opts.lingerMs ?? 0,
     maxBatchMessages: opts.maxBatchMessages ?? 500,
     maxRequestBytes: opts.maxRequestBytes ?? 900 * 1024,
     maxBufferedMessages: opts.maxBufferedMessages ?? 10_000,

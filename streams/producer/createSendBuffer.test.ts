@@ -112,4 +112,53 @@ describe('createSendBuffer', () => {
     await Promise.all(acks);
     expect(sent).toEqual(['a', 'b', 'c', 'd']);
   });
+
+  describe('without a linger (lingerMs 0)', () => {
+    it('sends a lone call at once, with no timer to wait for', async () => {
+      const s = setup({ lingerMs: 0 });
+      const ack = s.add('a');
+      await tick();
+      await tick();
+      expect(keys(s.sent)).toEqual([['a']]);
+      await ack; // the test clock never moved
+    });
+
+    it('sends the calls of one turn together', async () => {
+      const s = setup({ lingerMs: 0, maxBatchMessages: 10 });
+      const acks = ['a', 'b', 'c'].map((k) => s.add(k));
+      await Promise.all(acks);
+      expect(keys(s.sent)).toEqual([['a', 'b', 'c']]);
+    });
+
+    it('gathers the calls made while a batch is out into the next one, sent when that batch is acknowledged', async () => {
+      const releases: (() => void)[] = [];
+      const sent: string[][] = [];
+      const buffer = createSendBuffer({
+        clock: createTestClock({ autoAdvance: false }),
+        lingerMs: 0,
+        maxBatchMessages: 10,
+        maxRequestBytes: 1_000,
+        maxBufferedMessages: 100,
+        send: async (messages) => {
+          sent.push(messages.map((m) => m.key));
+          await new Promise<void>((resolve) => releases.push(resolve));
+        },
+      });
+      const add = (k: string) => buffer.add(k, Buffer.from(k));
+      const first = add('a');
+      await tick();
+      expect(sent).toEqual([['a']]);
+      const later = ['b', 'c', 'd'].map(add);
+      await tick();
+      await tick();
+      expect(sent).toEqual([['a']]); // a is still out: b, c and d wait for it, not for a timer
+      releases.shift()?.();
+      await first;
+      await tick();
+      expect(sent).toEqual([['a'], ['b', 'c', 'd']]);
+      releases.shift()?.();
+      await Promise.all(later);
+      expect(buffer.buffered).toBe(0);
+    });
+  });
 });

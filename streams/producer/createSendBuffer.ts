@@ -12,7 +12,11 @@ export interface SendBufferOptions<R = void> {
   readonly clock: Pick<Clock, 'sleep'>;
   /** A batch is sent when it holds this many messages... */
   readonly maxBatchMessages: number;
-  /** ...or when its first message has waited this long. */
+  /**
+   * ...or when its first message has waited this long. 0: as soon as no batch is being sent (the
+   * messages of the same turn of the event loop together); while one is, the next one fills and
+   * goes out when it was acknowledged: a lone call waits for no timer, a busy producer still batches.
+   */
   readonly lingerMs: number;
   /** One send request carries at most about this many value+key bytes (a batch is split when larger). */
   readonly maxRequestBytes: number;
@@ -48,6 +52,8 @@ export function createSendBuffer<R = void>(opts: SendBufferOptions<R>): SendBuff
   let admission: Promise<void> = Promise.resolve();
   let sending: Promise<void> = Promise.resolve();
   let failedBatches = 0;
+  /** Batches sealed and not yet settled (sent one at a time, in order). */
+  let unsettled = 0;
   /** Calls waiting in `admission` (for room, or behind calls that wait): while any wait, later calls queue behind them. */
   let waiting = 0;
   const roomWaiters: (() => void)[] = [];
@@ -63,7 +69,15 @@ export function createSendBuffer<R = void>(opts: SendBufferOptions<R>): SendBuff
     const batch = current;
     current = [];
     batchNo++;
-    if (batch.length > 0) sending = sending.then(() => sendBatch(batch));
+    if (batch.length === 0) return;
+    unsettled++;
+    sending = sending
+      .then(() => sendBatch(batch))
+      .finally(() => {
+        unsettled--;
+        // Without a linger, what gathered while this batch was out goes next.
+        if (opts.lingerMs === 0 && unsettled === 0 && current.length > 0) seal();
+      });
   };
 
   const sendBatch = async (batch: readonly Entry<R>[]): Promise<void> => {
@@ -100,6 +114,10 @@ export function createSendBuffer<R = void>(opts: SendBufferOptions<R>): SendBuff
       current.push({ key, value, resolve, reject });
       if (current.length >= opts.maxBatchMessages) {
         seal();
+      } else if (current.length === 1 && opts.lingerMs === 0) {
+        // A batch being sent seals this one when it settles; else the calls of this turn go together.
+        const mine = batchNo;
+        if (unsettled === 0) setImmediate(() => batchNo === mine && seal());
       } else if (current.length === 1) {
         const mine = batchNo;
         void opts.clock.sleep(opts.lingerMs).then(() => {
