@@ -10,10 +10,13 @@ import type { LinkGraph } from './linkGraph.ts';
 import type { MixTarget } from './mixTarget.ts';
 import { createOpStream } from './opMix.ts';
 import { mix32 } from '../../cli/workload/scrambledId.ts';
-import { serverTimings, type ServerTimings } from './serverTimings.ts';
+import { lateness, serverTimings, type ServerTimings } from './serverTimings.ts';
 import { watchTreeCpu } from './processTree.ts';
 import { watchThreadPools } from '../shared/threadPoolCpu.ts';
 import type { createVisibilityProbe, VisibilityFigures } from './visibilityProbe.ts';
+
+/** The bench's own loop is watched with 1 ms timers. */
+const LOOP_RESOLUTION_MS = 1;
 
 export type SystemName = 'edgestream' | 'raw' | 'postgres';
 
@@ -34,7 +37,7 @@ export interface BlockResult extends ClosedLoopResult {
   readonly visibility?: VisibilityFigures;
   /** edgestream only: what the server measured itself over the window (its /metrics). */
   readonly server?: ServerTimings;
-  /** The bench process's own event-loop delay over the window (ms): a stalled client loop delays every op it sends or reads. */
+  /** How late the bench process's own event loop was over the window (ms): a stalled client loop delays every op it sends or reads. */
   readonly benchLoopDelayMs: { readonly p50: number; readonly p99: number; readonly max: number };
 }
 
@@ -75,7 +78,7 @@ export async function runRequestBlock(o: {
   const ks = o.cassandra;
   let ops0 = ks && (await tableOps(ks.cql, ks.keyspace));
   let scrapeBefore: Promise<string> | undefined;
-  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   const loop = await runClosedLoop({
     clients: o.clients,
     rate: o.rate,
@@ -97,7 +100,7 @@ export async function runRequestBlock(o: {
     onProgress: (done, s) => o.status.update(`${o.label}: ${s < 0.5 ? 'warming up' : `${s.toFixed(0)}/${o.seconds} s, ${fmt(done)} ops (${fmt(done / Math.max(1, s))}/s)`}`),
   });
   loopDelay.disable();
-  const delayMs = (ns: number) => round(ns / 1e6, 2);
+  const delayMs = (ns: number) => lateness(ns / 1e6, LOOP_RESOLUTION_MS);
   const benchLoopDelayMs = { p50: delayMs(loopDelay.percentile(50)), p99: delayMs(loopDelay.percentile(99)), max: delayMs(loopDelay.max) };
   const watched = (watch as CpuWatch).stop();
   const pools = poolWatches.map(([name, w]) => [name, w.stop()] as const);

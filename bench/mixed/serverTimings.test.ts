@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketCounts, gaugeValue, histogramTotals, labelValue, meansBetween } from './serverTimings.ts';
+import { bucketCounts, gaugeValue, histogramTotals, labelValue, lateness, meansBetween } from './serverTimings.ts';
 
 const scrape = (sum: number, count: number, other = 0) => `# HELP edgestream_read_duration_seconds reader call latency
 # TYPE edgestream_read_duration_seconds histogram
@@ -54,6 +54,14 @@ describe('gaugeValue', () => {
     const text = '# TYPE nodejs_eventloop_lag_p99_seconds gauge\nnodejs_eventloop_lag_p99_seconds 0.0125\nnodejs_eventloop_lag_p99_seconds_other 9\n';
     expect(gaugeValue(text, 'nodejs_eventloop_lag_p99_seconds', 1000)).toBe(12.5);
     expect(gaugeValue(text, 'nodejs_eventloop_lag_max_seconds')).toBeNaN();
+  });
+});
+
+describe('lateness', () => {
+  it('takes the timers\' own interval off a loop-delay histogram value, never below zero', () => {
+    expect(lateness(10.1, 10)).toBe(0.1); // an idle loop with 10 ms timers
+    expect(lateness(62.1, 10)).toBe(52.1);
+    expect(lateness(0.9, 1)).toBe(0);
   });
 });
 

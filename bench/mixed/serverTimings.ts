@@ -77,6 +77,15 @@ export function meansBetween(before: string, after: string, name: string, scale 
  * splits an op's time into the server's own and what lies outside it
  * (sockets, the client, the event loop's queue).
  */
+/** prom-client's default `eventLoopMonitoringPrecision`, which metrics/createMetricsRegistry keeps. */
+const PROM_LAG_RESOLUTION_MS = 10;
+
+/**
+ * How late a loop was, from a value of a `monitorEventLoopDelay` histogram of timers every `resolutionMs`:
+ * Node records the whole interval between two of them (an idle loop reads about the resolution), ms.
+ */
+export const lateness = (intervalMs: number, resolutionMs: number): number => Math.round(Math.max(0, intervalMs - resolutionMs) * 100) / 100;
+
 export function serverTimings(before: string, after: string) {
   return {
     httpMs: meansBetween(before, after, 'edgestream_http_request_duration_seconds', 1000),
@@ -84,8 +93,11 @@ export function serverTimings(before: string, after: string) {
     readerQueries: meansBetween(before, after, 'edgestream_read_queries'),
     /** The server's garbage collections by kind (prom-client's default metrics): a pause stalls every request in flight. */
     gcMs: meansBetween(before, after, 'nodejs_gc_duration_seconds', 1000),
-    /** Its event loop's delay since the scrape before (prom-client resets it at each scrape), ms: work queued behind a busy or paused loop. */
-    loopDelayMs: { p99: gaugeValue(after, 'nodejs_eventloop_lag_p99_seconds', 1000), max: gaugeValue(after, 'nodejs_eventloop_lag_max_seconds', 1000) },
+    /**
+     * How late its event loop was since the scrape before (prom-client resets it at each scrape), ms: work queued behind a
+     * busy or paused loop. prom-client's histogram records the whole interval between its 10 ms timers, so that is taken off.
+     */
+    loopDelayMs: { p99: lateness(gaugeValue(after, 'nodejs_eventloop_lag_p99_seconds', 1000), PROM_LAG_RESOLUTION_MS), max: lateness(gaugeValue(after, 'nodejs_eventloop_lag_max_seconds', 1000), PROM_LAG_RESOLUTION_MS) },
   };
 }
 
