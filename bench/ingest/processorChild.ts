@@ -34,6 +34,11 @@ export interface SpawnOptions {
   readonly nodeArgs?: readonly string[];
   readonly env: NodeJS.ProcessEnv;
   readonly logFile: string;
+  /**
+   * Run it in its own session, so the kernel schedules it as its own group (autogroup), as a
+   * service of its own would be, rather than sharing the bench's; the caller must then stop it on a signal.
+   */
+  readonly ownSession?: boolean;
 }
 
 export interface LogProblem {
@@ -54,6 +59,7 @@ export function spawnProcessorChild(o: SpawnOptions): ProcessorChild {
     cwd: o.repoRoot,
     env: o.env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: o.ownSession === true,
   });
   if (child.pid === undefined) throw new Error(`could not spawn ${o.entry}`);
   const pid = child.pid;

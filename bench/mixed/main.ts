@@ -104,11 +104,13 @@ async function main(): Promise<void> {
       nodeArgs: args.cpuProfDir ? [...PROCESSOR_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${path.resolve(args.cpuProfDir)}`] : PROCESSOR_NODE_FLAGS,
       env: { ...process.env, ...endpointsToEnv(endpoints), LOG_LEVEL: 'info' },
       logFile: path.join(run.dir, 'processor.log'),
+      // Each service in its own scheduling group, as the stack's servers and PostgreSQL are (cleanup stops both).
+      ownSession: true,
     });
     live.child = child;
     await child.ready;
     const stableMs = await waitForStableGroup(admin, run.fanOutGroup, 60_000);
-    const server = await startServeChild(run.config, run.dir, 'mixed', args.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.cpuProfDir)}`] : []);
+    const server = await startServeChild(run.config, run.dir, 'mixed', args.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.cpuProfDir)}`] : [], undefined, true);
     live.server = server;
     say(`processors: pid ${child.pid} (every stage; group stable after ${stableMs} ms); edgestream serve: pid ${server.pid} at ${server.url}`);
     const pids = { ...serverPidsOf(endpoints), processor: child.pid, server: server.pid };

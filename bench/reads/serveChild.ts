@@ -18,9 +18,11 @@ export interface ServeChild {
  * `dir`; the per-address rate limit is raised so the load generator's one
  * address is not refused. Its pino log goes to `dir/serve.log`. Given
  * `endpoints`, the child reaches that stack (their env form); else it finds
- * one as every command does.
+ * one as every command does. With `ownSession` it runs in a session of its own:
+ * the kernel then schedules it as its own group (autogroup), as a service of its
+ * own would be, instead of sharing the bench's group; the caller stops it on a signal.
  */
-export async function startServeChild(config: EdgestreamConfig, dir: string, label: string, nodeArgs: readonly string[] = [], endpoints?: StackEndpoints): Promise<ServeChild> {
+export async function startServeChild(config: EdgestreamConfig, dir: string, label: string, nodeArgs: readonly string[] = [], endpoints?: StackEndpoints, ownSession = false): Promise<ServeChild> {
   const configFile = path.join(dir, `serve-${label}.config.json`);
   fs.writeFileSync(configFile, JSON.stringify({ ...config, server: { ...config.server, rateLimitMax: 10_000_000 } }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
   const log = fs.openSync(path.join(dir, `serve-${label}.log`), 'a');
@@ -28,6 +30,7 @@ export async function startServeChild(config: EdgestreamConfig, dir: string, lab
     cwd: REPO_ROOT,
     env: { ...process.env, ...(endpoints ? endpointsToEnv(endpoints) : {}), LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', log],
+    detached: ownSession,
   });
   fs.closeSync(log);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
