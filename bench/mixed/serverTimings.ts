@@ -69,6 +69,15 @@ export function meansBetween(before: string, after: string, name: string, scale 
     .filter((x) => x.count > 0);
 }
 
+/** prom-client's default `eventLoopMonitoringPrecision`, which metrics/createMetricsRegistry keeps. */
+const PROM_LAG_RESOLUTION_MS = 10;
+
+/**
+ * How late a loop was, from a value of a `monitorEventLoopDelay` histogram of timers every `resolutionMs`:
+ * Node records the whole interval between two of them (an idle loop reads about the resolution), ms.
+ */
+export const lateness = (intervalMs: number, resolutionMs: number): number => round(Math.max(0, intervalMs - resolutionMs), 2);
+
 /**
  * What `edgestream serve` itself measured over a window, from its /metrics:
  * mean time per request by route and status (fastify's view: from the
@@ -77,15 +86,6 @@ export function meansBetween(before: string, after: string, name: string, scale 
  * splits an op's time into the server's own and what lies outside it
  * (sockets, the client, the event loop's queue).
  */
-/** prom-client's default `eventLoopMonitoringPrecision`, which metrics/createMetricsRegistry keeps. */
-const PROM_LAG_RESOLUTION_MS = 10;
-
-/**
- * How late a loop was, from a value of a `monitorEventLoopDelay` histogram of timers every `resolutionMs`:
- * Node records the whole interval between two of them (an idle loop reads about the resolution), ms.
- */
-export const lateness = (intervalMs: number, resolutionMs: number): number => Math.round(Math.max(0, intervalMs - resolutionMs) * 100) / 100;
-
 export function serverTimings(before: string, after: string) {
   return {
     httpMs: meansBetween(before, after, 'edgestream_http_request_duration_seconds', 1000),

@@ -114,15 +114,14 @@ export function createSendBuffer<R = void>(opts: SendBufferOptions<R>): SendBuff
       current.push({ key, value, resolve, reject });
       if (current.length >= opts.maxBatchMessages) {
         seal();
-      } else if (current.length === 1 && opts.lingerMs === 0) {
-        // A batch being sent seals this one when it settles; else the calls of this turn go together.
-        const mine = batchNo;
-        if (unsettled === 0) setImmediate(() => batchNo === mine && seal());
       } else if (current.length === 1) {
         const mine = batchNo;
-        void opts.clock.sleep(opts.lingerMs).then(() => {
+        const sealMine = (): void => {
           if (batchNo === mine) seal();
-        });
+        };
+        // Without a linger, a batch being sent seals this one when it settles; else the calls of this turn go together.
+        if (opts.lingerMs > 0) void opts.clock.sleep(opts.lingerMs).then(sealMine);
+        else if (unsettled === 0) setImmediate(sealMine);
       }
     });
 
