@@ -34,6 +34,10 @@ export const SINGLE_NODE: CassandraNode = {
  * and may grow to 1 GiB: with 128 MiB on-heap, bench:mixed's bulk load flushed 268 times
  * and compacted 816 times in 7.5 minutes, CPU the foreground paid for on 2 cores.
  * Compaction is capped at 16 MiB/s so that it trails the load instead of bursting.
+ * SSTables are written in 5.0's trie-indexed format (`bti`, which needs
+ * `storage_compatibility_mode: NONE`): a partition lookup walks a trie instead of the
+ * key cache and the sampled index of the `big` format, which a bulk load's many small
+ * partitions (vertices) miss.
  * A cluster node does not bootstrap: the cluster is new and empty, so it joins at once.
  */
 export function cassandraYaml(config: StackConfig, dataDir: string, node: CassandraNode = SINGLE_NODE): string {
@@ -75,6 +79,9 @@ memtable_offheap_space: ${node.memtableOffheapMiB}MiB
 memtable_flush_writers: 1
 key_cache_size: 16MiB
 file_cache_size: 32MiB
+storage_compatibility_mode: NONE
+sstable:
+  selected_format: bti
 `;
 }
 
