@@ -6,7 +6,7 @@ import { snapshotCounter, snapshotGauge } from './snapshotMetrics.ts';
 export function registerBackgroundMetrics(registry: Registry, budget: { stats(): BackgroundBudgetStats }): void {
   const gauge = (name: string, help: string, pick: (s: BackgroundBudgetStats) => number) =>
     snapshotGauge(registry, { name, help, labelNames: [], read: () => [{ labels: {}, value: pick(budget.stats()) }] });
-  gauge('edgestream_background_limit', 'Background store calls (recount, split chain) allowed in flight now: halved at each canary read slower than runtime.background.maxCanaryLatencyMs from the second in a row, grown by one at each faster one.', (s) => s.limit);
+  gauge('edgestream_background_limit', 'Background store calls (recount, split chain) allowed in flight now: halved while the canary read is slower than runtime.background.maxCanaryLatencyMs, grown by one while it is not.', (s) => s.limit);
   gauge('edgestream_background_in_flight', 'Background store calls in flight.', (s) => s.inFlight);
   gauge('edgestream_background_queued', 'Background store calls waiting for a slot (the background backlog the budget holds back).', (s) => s.queued);
   gauge('edgestream_background_canary_seconds', 'Round trip of the last canary point read (0 before the first).', (s) => (s.canaryMs ?? 0) / 1000);

@@ -155,8 +155,8 @@ const runtimeSchema = z.strictObject({
   /**
    * tunable. Foreground before background (docs/architecture.md §5 "Foreground before background"):
    * the recounter and the split chain send their store calls through a budget of at most
-   * `maxConcurrency` in flight, halved at each canary point read (every `probeIntervalMs`) that takes
-   * longer than `maxCanaryLatencyMs` from the second in a row, grown by one at each that does not, never below `minConcurrency`.
+   * `maxConcurrency` in flight, halved while a canary point read (every `probeIntervalMs`) takes
+   * longer than `maxCanaryLatencyMs` and grown by one while it does not, never below `minConcurrency`.
    */
   background: z
     .strictObject({

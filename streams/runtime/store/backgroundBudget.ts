@@ -11,22 +11,11 @@ import type { Clock } from '../Clock.ts';
  * budget: at most `limit` of them in flight, where `limit` follows how fast the store
  * answers a canary — a point read sent every `probeIntervalMs`. While the canary answers
  * within `maxCanaryLatencyMs` the limit grows by one per probe (up to `maxConcurrency`);
- * when it has not for CONGESTED_IN_A_ROW probes, the limit halves at each (down to
- * `minConcurrency`, so background work never stops). A canary measures queueing in the store
- * whoever causes it — foreground load, the background's own, compaction — so, unlike the
- * latency of background calls themselves (which differ in size by orders of magnitude), it
- * compares like with like.
+ * when it does not, the limit halves (down to `minConcurrency`, so background work never
+ * stops). A canary measures queueing in the store whoever causes it — foreground load, the
+ * background's own, compaction — so, unlike the latency of background calls themselves
+ * (which differ in size by orders of magnitude), it compares like with like.
  */
-
-/**
- * Slow probes in a row before the limit halves. The canary is timed on this process's event
- * loop, and a lone slow one is mostly that loop's own stall (a collection, a large result
- * parsed), not the store's queue: in a bench:mixed count settle (no foreground at all) the
- * canary took 4 ms at the median and over 10 ms in about one probe of six, while the loop was
- * late by up to 38 ms in each half second, which held the limit at 4–6 of 32. Congestion that
- * matters to foreground requests persists (during the bulk load it was 71 ms at the median).
- */
-export const CONGESTED_IN_A_ROW = 2;
 export interface BackgroundBudget {
   /** Runs `work` when a slot is free (FIFO); its time in the queue is the price background pays. */
   run<T>(work: () => Promise<T>): Promise<T>;
@@ -67,7 +56,6 @@ export function createBackgroundBudget(o: BackgroundBudgetOptions): BackgroundBu
   let canaryMs: number | undefined;
   let probes = 0;
   let congestedProbes = 0;
-  let congestedInARow = 0;
   let running = false;
   let loop: Promise<void> | undefined;
 
@@ -90,9 +78,8 @@ export function createBackgroundBudget(o: BackgroundBudgetOptions): BackgroundBu
     probes++;
     if (!ok || canaryMs > o.maxCanaryLatencyMs) {
       congestedProbes++;
-      if (++congestedInARow >= CONGESTED_IN_A_ROW) limit = Math.max(o.minConcurrency, Math.floor(limit / 2));
+      limit = Math.max(o.minConcurrency, Math.floor(limit / 2));
     } else {
-      congestedInARow = 0;
       limit = Math.min(o.maxConcurrency, limit + 1);
       admit();
     }
