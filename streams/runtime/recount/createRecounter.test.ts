@@ -271,6 +271,49 @@ describe('createRecounter backlog', () => {
   });
 });
 
+describe('createRecounter prefetch', () => {
+  it('under a backlog, takes the next round\'s marks from the other partitions while the round before is counted', async () => {
+    const s = setup();
+    const clock = createTestClock({ autoAdvance: false });
+    for (const v of ['a', 'b']) await s.mark('s0', v, clock.nowMicros() - 1n);
+    for (const v of ['c', 'd']) await s.mark('s1', v, clock.nowMicros() - 1n);
+    for (const v of ['a', 'b', 'c', 'd']) await s.link(v, 'x', true);
+    const markSlices: string[] = [];
+    let releaseCounts: (() => void) | undefined;
+    const countsHeld = new Promise<void>((resolve) => (releaseCounts = resolve));
+    const store = decorateStore(s.store, {
+      mutateMany: async (ms) => {
+        if (ms.some((m) => m.namespace === 'r_counts')) await countsHeld; // the first round's counts wait until released
+        return s.store.mutateMany(ms);
+      },
+      namespace: (name) => {
+        const ns = s.store.namespace(name);
+        if (name !== 'r_marks') return ns;
+        return { ...ns, slice: async (id: string, q: Parameters<typeof ns.slice>[1]) => {
+          markSlices.push(id);
+          return ns.slice(id, q);
+        } };
+      },
+    });
+    const recounter = createRecounter({ store, logic, logger: silentLogger, clock, intervalMs: 60_000, marksPerRound: 2 });
+    recounter.start();
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    // Round 1 took s0's marks and is stuck counting them; round 2's take has already read s1, and not s0 again.
+    expect(recounter.stats().rounds).toBe(0);
+    expect(markSlices).toEqual(['s0', 's1']);
+    (releaseCounts as () => void)();
+    // Both full, so a third round follows at once and finds nothing (as without a prefetch).
+    for (let i = 0; i < 200 && recounter.stats().rounds < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(recounter.stats()).toMatchObject({ rounds: 3, recounted: 4, failed: 0, lastRoundMarks: 0 });
+    expect([...(await s.marks('s0')), ...(await s.marks('s1'))]).toEqual([]);
+    for (const v of ['a', 'b', 'c', 'd']) expect(await s.count(v)).toMatchObject({ n: 1n });
+    const stopped = recounter.stop();
+    await clock.advance(60_000);
+    await clock.advance(60_000);
+    await stopped;
+  });
+});
+
 describe('createRecounter backlog under ingest', () => {
   const roundsWithin = async (recounter: ReturnType<typeof createRecounter>, clock: ReturnType<typeof createTestClock>) => {
     recounter.start();

@@ -89,9 +89,9 @@ export interface RecountRound {
   readonly unsettled: number;
   /** Intents taken but held (not counted, kept): first seen less than `intentHoldMs` ago. */
   readonly held: number;
-  /** Cells the round read (marks, counts, sources, mirrors). */
+  /** Cells read from the round's take to its end (marks, counts, sources, mirrors; with the next round's take beside it, that take's too). */
   readonly rowsRead: number;
-  /** Wall time of the round's phases: taking the marks, counting their targets, deleting the marks counted. */
+  /** Wall time of the round's phases: taking the marks, counting their targets, deleting the marks counted (a take made while the round before was counted overlaps it). */
   readonly phasesMs: { readonly take: number; readonly count: number; readonly deleteMarks: number };
 }
 
@@ -204,14 +204,21 @@ export function createRecounter(opts: RecounterOptions): Recounter {
     return recountDeltaTargets(store, { ...logic, mirror }, byDelta, { pageSize, directCountMaxCells, concurrency }, t0);
   };
 
-  const runOnce = async (): Promise<RecountRound> => {
+  /** A round's first phase: its t0, then its marks (each round starts at the next owned partition), none from `busy`. */
+  const takeRound = async (busy: ReadonlySet<string> = new Set()): Promise<TakenRound> => {
     const t0 = clock.nowMicros();
     const readBefore = reads.rows();
     const owned = logic.markPartitions.filter((p) => opts.owner?.owns(p) ?? true);
     const startedMs = clock.nowMs();
-    const taken = await sweepLargeTargets(store, logic, await takeMarks(store, logic, rotated(owned, rounds++), pageSize, marksPerRound, cursors), owned, sweep);
-    const takenMs = clock.nowMs();
-    const { due, held } = intents.sort(taken, owned, clock.nowMs());
+    const from = rotated(owned, rounds++).filter((p) => !busy.has(p));
+    const taken = await sweepLargeTargets(store, logic, await takeMarks(store, logic, from, pageSize, marksPerRound, cursors), owned, sweep);
+    return { t0, readBefore, owned, startedMs, takenMs: clock.nowMs(), taken };
+  };
+
+  /** The rest of a round: count the targets of the marks taken, then delete the marks counted. */
+  const finishRound = async ({ t0, readBefore, owned, startedMs, takenMs, taken }: TakenRound): Promise<RecountRound> => {
+    const countingMs = clock.nowMs();
+    const { due, held } = intents.sort(taken, owned, countingMs);
     const targets = byTarget(due);
     const settled = await recountAll(targets, t0);
     const countedMs = clock.nowMs();
@@ -230,7 +237,7 @@ export function createRecounter(opts: RecounterOptions): Recounter {
       } else logger.warn(fields, 'recount failed; marks kept for the next round');
     });
     await deleteMarks(store, logic, done);
-    const phasesMs = { take: takenMs - startedMs, count: countedMs - takenMs, deleteMarks: clock.nowMs() - countedMs };
+    const phasesMs = { take: takenMs - startedMs, count: countedMs - countingMs, deleteMarks: clock.nowMs() - countedMs };
     stats.strandedIntents += intents.forget(done);
     const rowsRead = reads.rows() - readBefore;
     const marks = taken.marks.length;
@@ -246,6 +253,8 @@ export function createRecounter(opts: RecounterOptions): Recounter {
     return round;
   };
 
+  const runOnce = async (): Promise<RecountRound> => finishRound(await takeRound());
+
   return {
     runOnce,
     stats: () => ({ ...stats }),
@@ -253,10 +262,23 @@ export function createRecounter(opts: RecounterOptions): Recounter {
       if (running) return;
       running = true;
       loop = (async () => {
+        // A full take means a backlog: the next round's marks are taken while this round is
+        // counted, from the partitions it did not read, so the processor reading marks and
+        // Cassandra answering the counts overlap (see TakenRound). A prefetch that is not full
+        // (the backlog is in the partitions it skipped) is dropped, and its marks read again.
+        let prefetched: Promise<TakenRound> | undefined;
         while (running) {
           let backlog = false;
           try {
-            const round = await runOnce();
+            const ahead = await prefetched;
+            prefetched = undefined;
+            const taken = ahead !== undefined && ahead.taken.marks.length >= marksPerRound ? ahead : await takeRound();
+            const finishing = finishRound(taken);
+            if (taken.taken.marks.length >= marksPerRound) {
+              prefetched = takeRound(new Set(taken.taken.marks.map((m) => m.partition)));
+              prefetched.catch(() => undefined); // awaited (and its failure reported) at the next turn
+            }
+            const round = await finishing;
             backlog = leavesBacklog(round, marksPerRound);
           } catch (e) {
             stats.failedRounds++;
@@ -264,6 +286,7 @@ export function createRecounter(opts: RecounterOptions): Recounter {
           }
           if (running && !backlog) await clock.sleep(intervalMs);
         }
+        await prefetched?.catch(() => undefined); // its marks stay for the next start: nothing was counted
       })();
     },
     async stop() {
@@ -271,6 +294,23 @@ export function createRecounter(opts: RecounterOptions): Recounter {
       await loop;
     },
   };
+}
+
+/**
+ * A round whose marks are taken and not yet counted. Under a backlog the loop takes the next
+ * round's marks while the one before is counted (a prefetch): takes are still one after
+ * another, and a prefetch reads none of the partitions the round in flight took marks from.
+ * It can still read a mark of that round through a sweep (a large target's intents in the
+ * other shards); that target is then counted twice and the mark deleted twice at the write
+ * time it was read with, as when two instances count one target: more work, the same counts.
+ */
+interface TakenRound {
+  readonly t0: bigint;
+  readonly readBefore: number;
+  readonly owned: readonly string[];
+  readonly startedMs: number;
+  readonly takenMs: number;
+  readonly taken: TakenMarks;
 }
 
 export interface Mark {
