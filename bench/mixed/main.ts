@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     live.child = child;
     await child.ready;
     const stableMs = await waitForStableGroup(admin, run.fanOutGroup, 60_000);
-    const server = await startServeChild(run.config, run.dir, 'mixed', args.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.cpuProfDir)}`] : [], undefined, true);
+    const server = await startServeChild(run.config, run.dir, 'mixed', args.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.cpuProfDir)}`] : [], { ownSession: true });
     live.server = server;
     say(`processors: pid ${child.pid} (every stage; group stable after ${stableMs} ms); edgestream serve: pid ${server.pid} at ${server.url}`);
     const pids = { ...serverPidsOf(endpoints), processor: child.pid, server: server.pid };

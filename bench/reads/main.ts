@@ -179,7 +179,7 @@ async function measurePhase(
     if (!q.quiet) say(`[${phase}] ${what}: Cassandra STILL BUSY after ${q.seconds} s`);
   };
   const opened = await openReader(x.run.store, x.run.config, x.onWide);
-  const server = await startServeChild(x.run.config, x.dir, phase, [], x.endpoints);
+  const server = await startServeChild(x.run.config, x.dir, phase, [], { endpoints: x.endpoints });
   say(`[${phase}] edgestream serve child pid ${server.pid} at ${server.url}`);
   const pids = { ...x.pids, server: server.pid };
   const { reader } = opened;

@@ -22,7 +22,8 @@ export interface ServeChild {
  * the kernel then schedules it as its own group (autogroup), as a service of its
  * own would be, instead of sharing the bench's group; the caller stops it on a signal.
  */
-export async function startServeChild(config: EdgestreamConfig, dir: string, label: string, nodeArgs: readonly string[] = [], endpoints?: StackEndpoints, ownSession = false): Promise<ServeChild> {
+export async function startServeChild(config: EdgestreamConfig, dir: string, label: string, nodeArgs: readonly string[] = [], o: { readonly endpoints?: StackEndpoints; readonly ownSession?: boolean } = {}): Promise<ServeChild> {
+  const { endpoints, ownSession = false } = o;
   const configFile = path.join(dir, `serve-${label}.config.json`);
   fs.writeFileSync(configFile, JSON.stringify({ ...config, server: { ...config.server, rateLimitMax: 10_000_000 } }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
   const log = fs.openSync(path.join(dir, `serve-${label}.log`), 'a');
